@@ -1,0 +1,9 @@
+"""Parser for constitution citations (placeholder until the parsing issue lands)."""
+
+from __future__ import annotations
+
+from citeverify.citations._types import NotACitation, ParsedCitation
+
+
+def parse(text: str) -> ParsedCitation:
+    return NotACitation(kind="constitution", raw=text, message="constitution parsing is not implemented yet")
