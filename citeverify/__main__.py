@@ -1,0 +1,5 @@
+import sys
+
+from citeverify.cli import main
+
+sys.exit(main())
