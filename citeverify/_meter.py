@@ -14,7 +14,7 @@ from typing import Protocol, runtime_checkable
 from citeverify._model import Usage
 from citeverify.errors import RateLimited
 
-__all__ = ["InMemoryMeter", "Meter", "UNLIMITED"]
+__all__ = ["UNLIMITED", "InMemoryMeter", "Meter"]
 
 #: The limit of the default library meter: in library use nothing is billed for
 #: real, so the default window is effectively unbounded (2**31 - 1 citations).

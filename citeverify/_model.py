@@ -10,7 +10,7 @@ place the contract's spelling is written down.  Optional fields default to
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 import attrs
@@ -43,7 +43,7 @@ def _json(name: str) -> dict[str, Any]:
     return {"json": name}
 
 
-class ItemType(str, Enum):
+class ItemType(StrEnum):
     """The closed set of item kinds of contract v1."""
 
     CASE = "case"
@@ -54,7 +54,7 @@ class ItemType(str, Enum):
     LINK = "link"
 
 
-class Status(str, Enum):
+class Status(StrEnum):
     """The closed set of verdict statuses, ordered from best to worst."""
 
     VERIFIED = "verified"
@@ -69,7 +69,7 @@ class Status(str, Enum):
 _SEVERITY = {Status.VERIFIED: 0, Status.WARNING: 1, Status.CRITICAL: 2}
 
 
-class Outcome(str, Enum):
+class Outcome(StrEnum):
     """Review categories we emit (an open enumeration in the contract)."""
 
     VERIFIED = "verified"

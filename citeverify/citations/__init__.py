@@ -37,7 +37,9 @@ def parse(text: str, kind: str = "case") -> ParsedCitation:
     message saying what was expected.
     """
     if not isinstance(text, str):
-        return NotACitation(kind=str(kind), raw=repr(text), message="citation text must be a string")
+        return NotACitation(
+            kind=str(kind), raw=repr(text), message="citation text must be a string"
+        )
     if kind == "case":
         from citeverify.citations import case
 

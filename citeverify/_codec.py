@@ -1,0 +1,354 @@
+"""The contract codec: strict request validation in, contract-shaped JSON out.
+
+Requests are checked by one walker that collects *every* problem with its
+field path (``items[0].rawText``) before anything is built, so a caller fixes
+a bad request in one round trip.  Nothing is coerced: ``1``, ``null`` and
+``true`` are not strings.  Only after the walk succeeds are the items
+structured into model values by cattrs.
+
+Responses are unstructured by cattrs with the contract's JSON names (read from
+the model's field metadata) and with absent optional fields omitted; the only
+``null`` values the contract allows are ``Comparison.cited`` and ``found``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from enum import Enum
+from typing import Any, Final
+
+import attrs
+import cattrs
+from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
+
+from citeverify import _model as m
+from citeverify.errors import ValidationError
+
+__all__ = ["Limits", "decode_body", "response_to_dict", "structure_request", "to_dict"]
+
+
+@attrs.frozen(slots=True)
+class Limits:
+    """Bounds on a request, each answered by a ``ValidationError`` naming the field.
+
+    The defaults suit a brief of several hundred citations and keep one request's
+    work bounded; raise them deliberately, not by default.
+    """
+
+    max_items: int = 1000
+    max_id_length: int = 256
+    max_raw_text_length: int = 2_000
+    max_quote_length: int = 10_000
+    max_context_length: int = 10_000
+    max_url_length: int = 2_048
+    max_body_bytes: int = 1_048_576
+    max_problems: int = 100
+
+
+DEFAULT_LIMITS: Final = Limits()
+
+ITEM_TYPES: Final = frozenset(t.value for t in m.ItemType)
+_ITEM_FIELDS: Final = ("id", "type", "rawText", "quoteText", "parentCaseId", "context", "url")
+_NEEDS_RAW_TEXT: Final = frozenset({"case", "statute", "rule", "constitution"})
+
+
+def _json_name(field: attrs.Attribute[Any]) -> str:
+    name: str = field.metadata.get("json", field.name)
+    return name
+
+
+# --- decoding hostile bodies ----------------------------------------------------
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def _parse_int(text: str) -> int:
+    if len(text) > 30:
+        raise ValueError("number too long")
+    return int(text)
+
+
+def _parse_float(text: str) -> float:
+    if len(text) > 64:
+        raise ValueError("number too long")
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError("number out of range")
+    return value
+
+
+def decode_body(body: str | bytes | bytearray, limits: Limits = DEFAULT_LIMITS) -> Any:
+    """Decode a JSON body strictly; any failure is a ``ValidationError`` on ``body``."""
+    if isinstance(body, bytes | bytearray):
+        if len(body) > limits.max_body_bytes:
+            raise _body_error(f"body exceeds {limits.max_body_bytes} bytes")
+        try:
+            text = bytes(body).decode("utf-8")
+        except UnicodeDecodeError:
+            raise _body_error("body is not valid UTF-8") from None
+    else:
+        text = body
+        if len(text) > limits.max_body_bytes:
+            raise _body_error(f"body exceeds {limits.max_body_bytes} characters")
+    text = text.removeprefix("\ufeff")
+    try:
+        return json.loads(
+            text,
+            parse_constant=_reject_constant,
+            parse_int=_parse_int,
+            parse_float=_parse_float,
+        )
+    except RecursionError:
+        raise _body_error("JSON nested too deeply") from None
+    except ValueError as exc:  # JSONDecodeError is a ValueError, as are our hooks
+        raise _body_error(f"body is not valid JSON: {exc}") from None
+
+
+def _body_error(message: str) -> ValidationError:
+    return ValidationError(
+        "request body is not a valid VerifyRequest", [{"field": "body", "message": message}]
+    )
+
+
+# --- validating requests --------------------------------------------------------
+
+
+class _Problems:
+    def __init__(self, limit: int) -> None:
+        self.details: list[dict[str, str]] = []
+        self.limit = limit
+
+    def add(self, field: str, message: str) -> None:
+        if len(self.details) < self.limit:
+            self.details.append({"field": field, "message": message})
+
+    @property
+    def full(self) -> bool:
+        return len(self.details) >= self.limit
+
+
+def _type_name(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int | float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, Mapping):
+        return "object"
+    if isinstance(value, list | tuple):
+        return "array"
+    return type(value).__name__
+
+
+def _is_encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _string_limit(key: str, limits: Limits) -> int:
+    return {
+        "id": limits.max_id_length,
+        "type": 32,
+        "rawText": limits.max_raw_text_length,
+        "quoteText": limits.max_quote_length,
+        "parentCaseId": limits.max_id_length,
+        "context": limits.max_context_length,
+        "url": limits.max_url_length,
+    }[key]
+
+
+def _check_item(
+    index: int, item: Any, limits: Limits, problems: _Problems
+) -> dict[str, str] | None:
+    path = f"items[{index}]"
+    if not isinstance(item, Mapping):
+        problems.add(path, f"must be an object, not {_type_name(item)}")
+        return None
+    clean: dict[str, str] = {}
+    for key in item:
+        if not isinstance(key, str) or key not in _ITEM_FIELDS:
+            shown = key[:40] if isinstance(key, str) else repr(key)[:40]
+            problems.add(f"{path}.{shown}", "unknown property")
+    for key in _ITEM_FIELDS:
+        if key not in item:
+            continue
+        value = item[key]
+        if not isinstance(value, str):
+            problems.add(f"{path}.{key}", f"must be a string, not {_type_name(value)}")
+            continue
+        if len(value) > _string_limit(key, limits):
+            problems.add(
+                f"{path}.{key}", f"longer than the limit of {_string_limit(key, limits)} characters"
+            )
+            continue
+        if not _is_encodable(value):
+            problems.add(f"{path}.{key}", "contains a lone surrogate (not valid Unicode text)")
+            continue
+        clean[key] = value
+    ok = True
+    for required in ("id", "type"):
+        if required not in item:
+            problems.add(f"{path}.{required}", "is required")
+            ok = False
+    kind = clean.get("type")
+    if kind is not None and kind not in ITEM_TYPES:
+        problems.add(f"{path}.type", f"must be one of {', '.join(sorted(ITEM_TYPES))}")
+        ok = False
+    if "id" in clean and not clean["id"]:
+        problems.add(f"{path}.id", "must not be empty")
+        ok = False
+    if kind in _NEEDS_RAW_TEXT and "rawText" not in item:
+        problems.add(f"{path}.rawText", f"is required for a {kind} item")
+        ok = False
+    if kind == "quote":
+        for needed in ("quoteText", "parentCaseId"):
+            if needed not in item:
+                problems.add(f"{path}.{needed}", "is required for a quote item")
+                ok = False
+    if kind == "link" and "url" not in item:
+        problems.add(f"{path}.url", "is required for a link item")
+        ok = False
+    if not ok or len(clean) != sum(1 for k in _ITEM_FIELDS if k in item):
+        return None
+    return clean
+
+
+def check_items(raw_items: Sequence[Mapping[str, str]], problems: _Problems) -> None:
+    """Cross-item rules: unique ids; a quote's parent is a citation item of the request."""
+    kinds: dict[str, str] = {}
+    for index, item in enumerate(raw_items):
+        ident = item.get("id")
+        if ident is None:
+            continue
+        if ident in kinds:
+            problems.add(f"items[{index}].id", f"duplicate id {ident[:60]!r}")
+        else:
+            kinds[ident] = item.get("type", "")
+    for index, item in enumerate(raw_items):
+        if item.get("type") != "quote" or "parentCaseId" not in item:
+            continue
+        parent = item["parentCaseId"]
+        parent_kind = kinds.get(parent)
+        if parent_kind is None:
+            problems.add(
+                f"items[{index}].parentCaseId", f"no item with id {parent[:60]!r} in this request"
+            )
+        elif parent_kind in ("quote", "link"):
+            problems.add(
+                f"items[{index}].parentCaseId",
+                f"must name a case, statute, rule or constitution item, not a {parent_kind} item",
+            )
+
+
+def validate_request(payload: Any, limits: Limits = DEFAULT_LIMITS) -> list[dict[str, str]]:
+    """Check a decoded request body; return the clean item dicts or raise ``ValidationError``."""
+    problems = _Problems(limits.max_problems)
+    if not isinstance(payload, Mapping):
+        problems.add("body", f"must be a JSON object, not {_type_name(payload)}")
+        raise ValidationError("request body is not a valid VerifyRequest", problems.details)
+    for key in payload:
+        if key != "items":
+            shown = key[:40] if isinstance(key, str) else repr(key)[:40]
+            problems.add(shown, "unknown property")
+    items = payload.get("items")
+    clean: list[dict[str, str]] = []
+    if "items" not in payload:
+        problems.add("items", "is required")
+    elif not isinstance(items, list | tuple):
+        problems.add("items", f"must be an array, not {_type_name(items)}")
+    elif len(items) == 0:
+        problems.add("items", "must have at least 1 item")
+    elif len(items) > limits.max_items:
+        problems.add("items", f"has {len(items)} items; the limit is {limits.max_items}")
+    else:
+        for index, item in enumerate(items):
+            checked = _check_item(index, item, limits, problems)
+            if checked is not None:
+                clean.append(checked)
+            if problems.full:
+                break
+        if not problems.details:
+            check_items(clean, problems)
+    if problems.details:
+        raise ValidationError("request body is not a valid VerifyRequest", problems.details)
+    return clean
+
+
+# --- cattrs: structure items, unstructure responses -----------------------------
+
+
+def _make_converter() -> cattrs.Converter:
+    conv = cattrs.Converter(forbid_extra_keys=True)
+    conv.register_structure_hook(m.ItemType, lambda v, _: m.ItemType(v))
+    conv.register_unstructure_hook_func(
+        lambda t: isinstance(t, type) and issubclass(t, Enum), lambda e: e.value
+    )
+    for cls in (
+        m.VerifyItem,
+        m.CitationComponents,
+        m.Citation,
+        m.Verdict,
+        m.Comparison,
+        m.Evidence,
+        m.Court,
+        m.Identifier,
+        m.Document,
+        m.Opinion,
+        m.QuoteLocation,
+        m.Quote,
+        m.DocumentPosition,
+        m.Result,
+        m.Summary,
+        m.Usage,
+        m.Response,
+    ):
+        overrides: dict[str, Any] = {
+            f.name: override(rename=_json_name(f))
+            for f in attrs.fields(cls)
+            if _json_name(f) != f.name
+        }
+        conv.register_unstructure_hook(
+            cls,
+            make_dict_unstructure_fn(cls, conv, _cattrs_omit_if_default=True, **overrides),
+        )
+        conv.register_structure_hook(
+            cls,
+            make_dict_structure_fn(cls, conv, _cattrs_forbid_extra_keys=True, **overrides),
+        )
+    return conv
+
+
+CONVERTER: Final = _make_converter()
+
+
+def structure_request(body: Any, limits: Limits = DEFAULT_LIMITS) -> tuple[m.VerifyItem, ...]:
+    """Validate a request (a dict, or JSON text/bytes) and return its items."""
+    if isinstance(body, str | bytes | bytearray):
+        body = decode_body(body, limits)
+    clean = validate_request(body, limits)
+    return tuple(CONVERTER.structure(item, m.VerifyItem) for item in clean)
+
+
+def items_to_dicts(items: Sequence[m.VerifyItem]) -> list[dict[str, Any]]:
+    """The JSON form of typed items, for re-validation of typed callers' input."""
+    return [CONVERTER.unstructure(item) for item in items]
+
+
+def to_dict(value: Any) -> Any:
+    """Unstructure any model value to its contract JSON shape."""
+    return CONVERTER.unstructure(value)
+
+
+def response_to_dict(response: m.Response) -> dict[str, Any]:
+    out: dict[str, Any] = CONVERTER.unstructure(response)
+    return out
