@@ -1,69 +1,254 @@
-"""HTML renderings for notebooks (``_repr_html_``): a table a person can read."""
+"""HTML renderings for notebooks (``_repr_html_``): tables a person can read at a glance.
+
+Jupyter calls ``_repr_html_`` on the last value of a cell; ``Response``,
+``Result`` and every parse result delegate here.  What a reviewer needs first
+comes first: the status (in colour *and* in words, so it survives a
+black-and-white print or colour blindness), what was cited, what differed from
+the authority, the authority found and a link to read it.
+
+Everything that came from outside (citation text, quotations, messages, case
+names from a provider, URLs) is escaped; a link is made only for ``http`` and
+``https`` URLs, so a ``javascript:`` URL from a hostile provider or request is
+shown as text, never made clickable.  Only inline styles are used, because
+notebook front-ends strip ``<style>`` elements from untrusted output.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from html import escape
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+import attrs
 
 if TYPE_CHECKING:
-    from citeverify._model import Response, Result
+    from citeverify._model import Comparison, Response, Result
 
-_COLOURS = {"verified": "#1a7f37", "warning": "#9a6700", "critical": "#cf222e"}
+__all__ = ["parsed_html", "response_html", "result_html"]
+
+#: Text colour and background for each status (GitHub's accessible palette).
+_COLOURS = {
+    "verified": ("#1a7f37", "#dafbe1"),
+    "warning": ("#9a6700", "#fff8c5"),
+    "critical": ("#cf222e", "#ffebe9"),
+}
+_NEUTRAL = ("#57606a", "#f6f8fa")
+_SYMBOLS = {"verified": "\u2714", "warning": "\u26a0", "critical": "\u2716"}
+#: Quotations longer than this are cut in the table (the full text is in the Result).
+_QUOTE_CHARS = 240
+
+_TABLE = 'style="border-collapse:collapse;text-align:left;vertical-align:top"'
+_CELL = 'style="padding:4px 8px;border-bottom:1px solid #d0d7de;vertical-align:top;text-align:left"'
+_HEAD_CELL = (
+    'style="padding:4px 8px;border-bottom:2px solid #d0d7de;text-align:left;vertical-align:top"'
+)
+
+
+def _text(value: object) -> str:
+    """Escape any value for HTML text or a quoted attribute; ``None`` is empty."""
+    return "" if value is None else escape(str(value), quote=True)
+
+
+def _safe_url(url: str | None) -> str | None:
+    """The escaped URL if it is an absolute ``http(s)`` URL, else ``None`` (never a link)."""
+    if not url:
+        return None
+    try:
+        parts = urlsplit(url.strip())
+    except ValueError:
+        return None
+    if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
+        return None
+    return escape(url.strip(), quote=True)
+
+
+def _badge(status: str) -> str:
+    fg, bg = _COLOURS.get(status, _NEUTRAL)
+    symbol = _SYMBOLS.get(status, "")
+    return (
+        f'<span style="color:{fg};background:{bg};font-weight:bold;padding:1px 6px;'
+        f'border-radius:4px;white-space:nowrap">{symbol} {_text(status)}</span>'
+    )
+
+
+def _cell(content: str) -> str:
+    return f"<td {_CELL}>{content}</td>"
+
+
+def _value(value: str | None) -> str:
+    return "<em>none</em>" if value is None else _text(value)
+
+
+def _comparison(comparison: Comparison) -> str:
+    return (
+        f"<b>{_text(comparison.attribute)}</b>: cited {_value(comparison.cited)}, "
+        f"found {_value(comparison.found)}"
+    )
+
+
+def _differed(result: Result) -> str:
+    """The comparisons that failed; a note when everything compared agreed."""
+    if result.evidence is None:
+        return ""
+    failed = [c for c in result.evidence.comparisons if not c.match]
+    if failed:
+        return "<br>".join(_comparison(c) for c in failed)
+    compared = ", ".join(_text(c.attribute) for c in result.evidence.comparisons)
+    return f'<span style="color:#57606a">agrees on {compared}</span>' if compared else ""
+
+
+def _authority(result: Result) -> str:
+    """Name, year, court and citations of the authority found, when one resolved."""
+    opinion = result.opinion
+    if opinion is None:
+        return ""
+    name = _text(opinion.case_name) if opinion.case_name else "<em>unnamed</em>"
+    if opinion.year is not None:
+        name += f" ({opinion.year})"
+    lines = [name]
+    if opinion.court.name:
+        lines.append(f'<small style="color:#57606a">{_text(opinion.court.name)}</small>')
+    if opinion.citations:
+        lines.append(f"<small>{'; '.join(_text(c) for c in opinion.citations[:4])}</small>")
+    return "<br>".join(lines)
+
+
+def _links(result: Result) -> str:
+    """One link per readable document (http(s) only), named by its provider."""
+    if result.opinion is None or not result.opinion.documents:
+        return ""
+    links = []
+    for document in result.opinion.documents:
+        url = _safe_url(document.url)
+        label = _text(document.provider) or "read"
+        if url is None:
+            links.append(f"<small>{label}: {_text(document.url)}</small>")
+        else:
+            links.append(f'<a href="{url}" target="_blank" rel="noopener noreferrer">{label}</a>')
+    return "<br>".join(links)
+
+
+def _cited(result: Result) -> str:
+    """The citation as submitted; for a quotation, the quoted words above it."""
+    cited = _text(result.citation.raw)
+    if result.citation.normalized and result.citation.normalized != result.citation.raw:
+        cited += f'<br><small style="color:#57606a">{_text(result.citation.normalized)}</small>'
+    if result.quote is not None and result.quote.snippet:
+        snippet = result.quote.snippet
+        if len(snippet) > _QUOTE_CHARS:
+            snippet = snippet[:_QUOTE_CHARS].rstrip() + "\u2026"
+        cited = f"&ldquo;{_text(snippet)}&rdquo;<br><small>{cited}</small>"
+    return cited
+
+
+_COLUMNS = ("id", "status", "cited", "message", "what differed", "authority found", "read")
+
+
+def _head() -> str:
+    return "<tr>" + "".join(f"<th {_HEAD_CELL}>{name}</th>" for name in _COLUMNS) + "</tr>"
 
 
 def _row(result: Result) -> str:
     status = result.verdict.status.value
-    colour = _COLOURS.get(status, "#57606a")
-    differed = ""
-    if result.evidence is not None:
-        differed = "<br>".join(
-            f"{escape(c.attribute)}: {escape(str(c.cited))} &rarr; {escape(str(c.found))}"
-            for c in result.evidence.comparisons
-            if not c.match
-        )
-    found = ""
-    link = ""
-    if result.opinion is not None:
-        found = escape(result.opinion.case_name or "")
-        if result.opinion.year:
-            found += f" ({result.opinion.year})"
-        if result.opinion.documents:
-            url = escape(result.opinion.documents[0].url, quote=True)
-            link = f'<a href="{url}" target="_blank" rel="noopener">read</a>'
-    cited = escape(result.citation.raw)
-    if result.quote is not None and result.quote.snippet:
-        cited = f"&ldquo;{escape(result.quote.snippet[:200])}&rdquo;<br><small>{cited}</small>"
+    outcome = result.verdict.outcome
+    verdict = _badge(status)
+    if outcome and outcome != status:
+        verdict += f'<br><small style="color:#57606a">{_text(outcome)}</small>'
     return (
         "<tr>"
-        f"<td>{escape(result.id)}</td>"
-        f'<td style="color:{colour};font-weight:bold">{escape(status)}</td>'
-        f"<td>{escape(result.verdict.outcome or '')}</td>"
-        f"<td>{cited}</td>"
-        f"<td>{differed}</td>"
-        f"<td>{found}</td>"
-        f"<td>{link}</td>"
-        "</tr>"
+        + _cell(_text(result.id))
+        + _cell(verdict)
+        + _cell(_cited(result))
+        + _cell(_text(result.verdict.message))
+        + _cell(_differed(result))
+        + _cell(_authority(result))
+        + _cell(_links(result))
+        + "</tr>"
     )
 
 
-_HEAD = (
-    "<tr><th>id</th><th>status</th><th>outcome</th><th>cited</th>"
-    "<th>what differed</th><th>authority found</th><th></th></tr>"
-)
+def _table(rows: Iterable[str]) -> str:
+    return f"<table {_TABLE}><thead>{_head()}</thead><tbody>{''.join(rows)}</tbody></table>"
 
 
 def result_html(result: Result) -> str:
-    message = escape(result.verdict.message or "")
-    return f"<table>{_HEAD}{_row(result)}</table><p>{message}</p>"
+    """One result as a one-row table."""
+    return _table([_row(result)])
 
 
 def response_html(response: Response) -> str:
+    """A summary line (overall status, counts, billing, usage), then one row per result."""
     s = response.summary
-    colour = _COLOURS.get(s.overall_status.value, "#57606a")
+    u = response.usage
     head = (
-        f'<p><b style="color:{colour}">{escape(s.overall_status.value)}</b>: '
-        f"{s.verified} verified, {s.warning} warning, {s.critical} critical of {s.total}; "
-        f"{s.billed_citations} billed; usage {response.usage.used}/{response.usage.limit}</p>"
+        f"<p>{_badge(s.overall_status.value)} "
+        f"{s.verified} verified, {s.warning} warning, {s.critical} critical of {s.total}"
+        f" &middot; {s.unique_citations} unique citations, {s.billed_citations} billed"
+        f" &middot; usage {u.used} of {u.limit} ({u.remaining} left)</p>"
     )
-    rows = "".join(_row(r) for r in response.results)
-    return f"{head}<table>{_HEAD}{rows}</table>"
+    return head + _table(_row(r) for r in response.results)
+
+
+# --- parse results --------------------------------------------------------------------------
+
+_PARSED_LABELS = {
+    "case": "case citation",
+    "statute": "statute citation",
+    "rule": "rule citation",
+    "constitution": "constitution citation",
+    "link": "link",
+}
+
+
+def _parsed_value(value: Any) -> str | None:
+    """A field of a parse result as escaped HTML, or ``None`` to leave the row out."""
+    if value is None or value == () or value == "":
+        return None
+    normalized = getattr(value, "normalized", None)
+    if isinstance(normalized, str):  # a nested citation (parallel, link target)
+        return _text(normalized)
+    if type(value).__name__ == "Pinpoint":
+        return _text(value.text)
+    if type(value).__name__ == "CourtRef":
+        cited = f", cited as &ldquo;{_text(value.cited)}&rdquo;" if value.cited else ""
+        return f"{_text(value.name)} ({_text(value.id)}){cited}"
+    if attrs.has(type(value)):
+        shown = []
+        for field in attrs.fields(type(value)):
+            item = getattr(value, field.name)
+            if item is not None and item != "":
+                shown.append(f"{_text(field.name)}={_text(item)}")
+        return ", ".join(shown)
+    if isinstance(value, tuple):
+        parts = [_parsed_value(v) for v in value]
+        return "; ".join(p for p in parts if p is not None)
+    return _text(value)
+
+
+def parsed_html(parsed: Any) -> str:
+    """A parse result as a two-column table of the fields it carries.
+
+    The fields are read from the attrs class, so a field a parser adds later is
+    shown without a change here.  ``NotACitation`` is shown as a warning with
+    its message.
+    """
+    kind = str(getattr(parsed, "kind", ""))
+    understood = getattr(parsed, "normalized", None) is not None
+    if understood:
+        label = _PARSED_LABELS.get(kind, f"{kind} citation")
+        badge = (
+            f'<span style="color:#0969da;font-weight:bold">{_text(label)}</span>'
+            f" <code>{_text(parsed.normalized)}</code>"
+        )
+    else:
+        badge = f"{_badge('warning')} not a {_text(kind)} citation"
+    rows = []
+    for field in attrs.fields(type(parsed)):
+        if field.name in ("kind", "normalized"):
+            continue
+        shown = _parsed_value(getattr(parsed, field.name))
+        if shown is None:
+            continue
+        rows.append(f"<tr>{_cell(f'<b>{_text(field.name)}</b>')}{_cell(shown)}</tr>")
+    return f"<p>{badge}</p><table {_TABLE}><tbody>{''.join(rows)}</tbody></table>"

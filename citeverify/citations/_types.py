@@ -27,6 +27,17 @@ __all__ = [
 ]
 
 
+class _Displayable:
+    """Gives parse results a notebook rendering (``_repr_html_``); adds no state."""
+
+    __slots__ = ()
+
+    def _repr_html_(self) -> str:
+        from citeverify._display import parsed_html
+
+        return parsed_html(self)
+
+
 @attrs.frozen(slots=True)
 class Pinpoint:
     """A pin cite as written (``153``, ``153-54``, ``153 n.5``), with its pages as numbers.
@@ -53,7 +64,7 @@ class CourtRef:
 
 
 @attrs.frozen(slots=True)
-class CaseCitation:
+class CaseCitation(_Displayable):
     """A case: reporter (``410 U.S. 113``), neutral, Westlaw/Lexis number or ECLI.
 
     ``reporter`` is the canonical abbreviation (``U.S.``, ``F.3d``, ``WL``,
@@ -91,7 +102,7 @@ class CaseCitation:
 
 
 @attrs.frozen(slots=True)
-class StatuteCitation:
+class StatuteCitation(_Displayable):
     """A statute: U.S. Code, C.F.R., public law, Statutes at Large, state code.
 
     ``normalized`` is canonical with the subdivision path
@@ -128,7 +139,7 @@ class StatuteCitation:
 
 
 @attrs.frozen(slots=True)
-class RuleCitation:
+class RuleCitation(_Displayable):
     """A court rule: ``Fed. R. Civ. P. 12(b)(6)``.
 
     ``ruleset`` is one of ``frcp``, ``frcrmp``, ``frap``, ``frbp``, ``fre``,
@@ -154,7 +165,7 @@ class RuleCitation:
 
 
 @attrs.frozen(slots=True)
-class ConstitutionCitation:
+class ConstitutionCitation(_Displayable):
     """A constitutional provision: ``U.S. Const. art. I, § 8, cl. 3``.
 
     ``part`` is ``article``, ``amendment`` or ``preamble``; ``number`` the
@@ -186,7 +197,7 @@ Target = CaseCitation | StatuteCitation | RuleCitation | ConstitutionCitation
 
 
 @attrs.frozen(slots=True)
-class LinkCitation:
+class LinkCitation(_Displayable):
     """A URL and, for hosts we know, what it points to.
 
     ``source`` names the host family (``courtlistener``, ``justia``,
@@ -216,7 +227,7 @@ class LinkCitation:
 
 
 @attrs.frozen(slots=True)
-class NotACitation:
+class NotACitation(_Displayable):
     """Text that is not a citation of the item's kind; ``message`` says what was expected."""
 
     kind: str
