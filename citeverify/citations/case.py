@@ -1,9 +1,488 @@
-"""Parser for case citations (placeholder until the parsing issue lands)."""
+"""Parser for case citations: reporter, neutral, Westlaw/Lexis and ECLI forms.
+
+How it works, and why it is fast: the text is split into whitespace tokens
+once.  Every token made of digits is a possible volume; the tokens after it
+(at most twelve, the longest reporter spelling) are joined without spaces and
+looked up in a dict of every reporters-db spelling, longest first, wanting a
+page number right after.  No regular expression over thousands of reporter
+names is compiled or run.  Around the first match, a small local grammar reads
+pins, parallel citations and the parenthetical; the court in the
+parenthetical is one dict lookup in a table folded from courts-db's Bluebook
+abbreviations (``11th Cir.`` -> ``11thcir`` -> ``ca11``).
+
+Every loop is bounded by the number of tokens and every regular expression is
+anchored with bounded repetition, so time grows linearly with the input.
+
+Conventions (the rest of the system keys on them):
+
+* ``reporter`` is reporters-db's canonical abbreviation; ``normalized`` is
+  ``"{volume} {reporter} {page}"`` for every system, neutral ones included
+  (``2020-Ohio-1234`` -> ``2020 Ohio 1234``).
+* The early nominative reporters map to U.S. Reports (``1 Cranch 137`` ->
+  ``5 U.S. 137``, nominative ``1 Cranch 137``).
+* ``court`` is only the court *as cited* in the parenthetical; a U.S. Reports
+  citation without one has ``court`` ``None`` (the Supreme Court is implied,
+  and the comparison layer knows it).
+* ``pin`` is the first pin cite of the primary citation (``113, 153, 155``
+  gives 153).  A Westlaw or Lexis star page (``at *3``) keeps its text with
+  ``first``/``last`` ``None``.
+* ECLI identifiers give ``reporter`` ``ECLI``, no volume or page, ``year``
+  from the identifier.
+"""
 
 from __future__ import annotations
 
-from citeverify.citations._types import NotACitation, ParsedCitation
+import bisect
+import re
+from typing import Final, NamedTuple
+
+from citeverify.citations._tables import (
+    CourtEntry,
+    ReporterEntry,
+    fold_court,
+    loosen,
+    tables,
+)
+from citeverify.citations._text import clean, expand_range_end, strip_signal
+from citeverify.citations._types import (
+    CaseCitation,
+    CourtRef,
+    NotACitation,
+    ParsedCitation,
+    Pinpoint,
+)
+
+__all__ = ["parse", "resolve_court"]
+
+EXPECTED: Final = (
+    "expected a case citation such as '410 U.S. 113' or '925 F.3d 1339 (11th Cir. 2019)'"
+)
+
+_MAX_REPORTER_TOKENS: Final = 12
+_MAX_NAME: Final = 400
+_TOKEN: Final = re.compile(r"\S+")
+_VOLUME: Final = re.compile(r"\d{1,5}")
+_PAGE: Final = re.compile(r"(\d{1,7}[A-Z]?|_{1,12})(?:$|(?=[,;:.)\]]))")
+_HYPHEN_NEUTRAL: Final = re.compile(r"(\d{4})-([A-Za-z]{2,12})-(\d{1,7})(?:$|(?=[,;:.)\]]))")
+_ECLI: Final = re.compile(
+    r"ECLI:([A-Z]{2}):([A-Z0-9.]{1,7}):(\d{4}):([A-Z0-9.]{1,25}[A-Z0-9])", re.IGNORECASE
+)
+_NOMINATIVE: Final = re.compile(
+    r"\(\s{0,3}(?:(\d{1,2})\s{1,3})?([A-Za-z][A-Za-z. ]{0,24}?)\s{0,3}\)"
+)
+_SEPARATOR: Final = re.compile(r"\s{0,5},?\s{0,5}")
+_PIN: Final = re.compile(
+    r"\s{0,5}(?:,\s{0,5})?(?:at\s{1,5})?"
+    r"(\*{0,2}\d{1,7})(?:\s{0,3}-\s{0,3}(\*{0,2}\d{1,7}))?"
+    r"(?:\s{0,3}(?:&\s{0,3})?nn?\.\s{0,3}(\d{1,4}(?:\s{0,3}-\s{0,3}\d{1,4})?))?"
+    r"(?=$|[\s,;.)(\]])"
+)
+_MORE_PINS: Final = re.compile(
+    r"\s{0,5},\s{0,5}(?:\*{0,2}\d{1,7}(?:\s{0,3}-\s{0,3}\*{0,2}\d{1,7})?)(?=$|[\s,;.)(])(?!\s{1,5}[A-Za-z])"
+)
+_PARENTHETICAL: Final = re.compile(r"\s{0,5}\(([^()]{0,200})\)")
+_YEAR: Final = re.compile(r"(?<!\d)(1[6-9]\d\d|20\d\d)(?!\d)")
+_DATE_TAIL: Final = re.compile(
+    r"(?:(?:Jan|Feb|Mar|Apr|May|June?|July?|Aug|Sept?|Oct|Nov|Dec)[a-z]{0,6}\.?"
+    r"\s{1,3}(?:\d{1,2},?\s{0,3})?)$"
+)
+_COURT_CUT: Final = re.compile(r"\s*(?:-|\[|,|;)")
+_TYPE_PRIORITY: Final = {
+    "federal": 0,
+    "scotus_early": 1,
+    "state_regional": 2,
+    "state": 3,
+    "neutral": 4,
+    "specialty_west": 5,
+    "specialty_lexis": 6,
+    "specialty": 7,
+}
+_SYSTEMS: Final = {"neutral": "neutral", "specialty_west": "westlaw", "specialty_lexis": "lexis"}
+_SUPREME_REPORTERS: Final = frozenset({"U.S.", "S. Ct.", "L. Ed.", "L. Ed. 2d"})
+
+
+class _Hit(NamedTuple):
+    """One volume-reporter-page found in the text."""
+
+    start: int  # offset of the volume
+    end: int  # offset just past the page
+    volume: str
+    reporter: str
+    page: str | None
+    system: str
+    nominative: str | None
+    year: int | None = None
+
+
+class _Scanner:
+    """Token index over the cleaned text, for citation lookups at any token."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.tokens = [(m.start(), m.end(), m.group()) for m in _TOKEN.finditer(text)]
+        self.starts = [t[0] for t in self.tokens]
+
+    def token_at(self, offset: int) -> int:
+        """Index of the first token starting at or after ``offset``."""
+        return bisect.bisect_left(self.starts, offset)
+
+    def first(self, from_token: int = 0) -> _Hit | None:
+        """The first citation at or after token ``from_token``."""
+        tokens = self.tokens
+        count = len(tokens)
+        for index in range(from_token, count):
+            token = tokens[index][2]
+            # Cheap rejections first: no reporter spelling begins with a digit.
+            if (
+                token[0].isdigit()
+                and token.isdigit()
+                and (index + 1 >= count or tokens[index + 1][2][0].isdigit())
+            ):
+                continue
+            hit = self.at(index)
+            if hit is not None:
+                return hit
+        return None
+
+    def at(self, index: int) -> _Hit | None:
+        """The citation whose first token is token ``index``, if any."""
+        start, _end, token = self.tokens[index]
+        if token[0].isdigit():
+            if _VOLUME.fullmatch(token):
+                return self._reporter_cite(index)
+            match = _HYPHEN_NEUTRAL.match(token)
+            if match:
+                return self._hyphen_neutral(start, match)
+            return None
+        if token[:5].upper() == "ECLI:":
+            match = _ECLI.match(self.text, start)
+            if match:
+                return _ecli_hit(match)
+        return None
+
+    def _reporter_cite(self, index: int) -> _Hit | None:
+        tokens = self.tokens
+        volume = tokens[index][2]
+        prefixes = tables().prefixes
+        last = min(len(tokens) - 1, index + _MAX_REPORTER_TOKENS + 1)
+        # Grow the spelling a token at a time while some reporter could begin
+        # that way; remember every length followed by a page (or by the
+        # nominative parenthetical of "5 U.S. (1 Cranch) 137").
+        candidates: list[tuple[int, str]] = []
+        spelling = ""
+        for after in range(index + 2, last + 1):
+            spelling += tokens[after - 1][2]
+            if spelling not in prefixes and loosen(spelling) not in prefixes:
+                break
+            following = tokens[after][2]
+            if _PAGE.match(following) or following.startswith("("):
+                candidates.append((after, spelling))
+        # Longest spelling first: "F. Supp. 2d" before "F. Supp.".
+        for after, spelling in reversed(candidates):
+            entry = _reporter(spelling, volume)
+            if entry is None:
+                continue
+            page_match = _PAGE.match(tokens[after][2])
+            if page_match is None:
+                hit = self._nominative_form(index, after, entry)
+                if hit is not None:
+                    return hit
+                continue
+            page = page_match.group(1)
+            page_end = tokens[after][0] + page_match.end(1)
+            return _make_hit(tokens[index][0], page_end, volume, entry, page)
+        return None
+
+    def _nominative_form(self, index: int, after: int, entry: ReporterEntry) -> _Hit | None:
+        if entry.canonical != "U.S.":
+            return None
+        match = _NOMINATIVE.match(self.text, self.tokens[after][0])
+        if match is None:
+            return None
+        page_index = self.token_at(match.end())
+        if page_index >= len(self.tokens):
+            return None
+        page_match = _PAGE.match(self.tokens[page_index][2])
+        if page_match is None:
+            return None
+        page = page_match.group(1)
+        name_entry = _reporter(match.group(2).replace(" ", ""), None)
+        name = match.group(2).strip()
+        if name_entry is not None and name_entry.canonical in tables().nominative:
+            name = name_entry.canonical
+        nominative = f"{match.group(1)} {name} {page}" if match.group(1) else f"{name} {page}"
+        volume = self.tokens[index][2]
+        return _Hit(
+            start=self.tokens[index][0],
+            end=self.tokens[page_index][0] + page_match.end(1),
+            volume=volume,
+            reporter="U.S.",
+            page=page,
+            system="us-reporter",
+            nominative=nominative,
+        )
+
+    def _hyphen_neutral(self, start: int, match: re.Match[str]) -> _Hit | None:
+        entry = _reporter(match.group(2), match.group(1))
+        if entry is None or entry.cite_type != "neutral":
+            return None
+        return _Hit(
+            start=start,
+            end=start + match.end(3),
+            volume=match.group(1),
+            reporter=entry.canonical,
+            page=match.group(3),
+            system="neutral",
+            nominative=None,
+        )
+
+
+def _ecli_hit(match: re.Match[str]) -> _Hit:
+    return _Hit(
+        start=match.start(),
+        end=match.end(),
+        volume="",
+        reporter="ECLI",
+        page=None,
+        system="ecli",
+        nominative=None,
+        year=int(match.group(3)),
+    )
+
+
+def _reporter(spelling: str, volume: str | None) -> ReporterEntry | None:
+    """The reporter a spelling names, choosing among reporters that share it."""
+    table = tables()
+    entries = table.reporters.get(spelling)
+    if entries is None:
+        # A looser spelling ("US", "Fed Appx") only when it has a capital or a
+        # period: plain lower-case words ("at", "v") are not reporters.
+        if spelling.islower() or not spelling:
+            return None
+        canonical = table.loose.get(loosen(spelling))
+        if canonical is None:
+            return None
+        entries = table.reporters.get(canonical.replace(" ", ""))
+        if entries is None:
+            return None
+    if len(entries) == 1:
+        return entries[0]
+    # A spelling that is itself an edition's abbreviation names that edition
+    # ("B.R." is Bankruptcy Reporter, not a variant of "Balt. C. Rep.").
+    own = tuple(e for e in entries if e.canonical.replace(" ", "") == spelling)
+    if own:
+        entries = own
+        if len(entries) == 1:
+            return entries[0]
+    year_volume = volume is not None and len(volume) == 4 and 1990 <= int(volume) <= 2100
+    if year_volume:
+        for entry in entries:
+            if entry.cite_type == "neutral":
+                return entry
+    ranked = sorted(
+        (e for e in entries if not (e.cite_type == "neutral" and not year_volume)),
+        key=lambda e: _TYPE_PRIORITY.get(e.cite_type, 9),
+    )
+    return ranked[0] if ranked else entries[0]
+
+
+def _make_hit(start: int, end: int, volume: str, entry: ReporterEntry, page: str) -> _Hit:
+    reporter = entry.canonical
+    nominative = None
+    if entry.cite_type == "scotus_early":
+        span = tables().nominative.get(reporter)
+        if span is not None and span[0] <= int(volume) <= span[1]:
+            nominative = f"{volume} {reporter} {page}"
+            volume = str(span[2] + int(volume) - span[0])
+            reporter = "U.S."
+    system = _SYSTEMS.get(entry.cite_type, "us-reporter")
+    if reporter == "U.S.":
+        system = "us-reporter"
+    page_value: str | None = None if page.startswith("_") else page
+    return _Hit(start, end, volume, reporter, page_value, system, nominative)
+
+
+def _normalized(hit: _Hit) -> str:
+    if hit.system == "ecli":
+        return ""
+    return f"{hit.volume} {hit.reporter} {hit.page if hit.page is not None else '___'}"
+
+
+def _pinpoint(match: re.Match[str]) -> Pinpoint:
+    first_text, last_text, footnote = match.group(1), match.group(2), match.group(3)
+    text = match.group(0).strip().lstrip(",").strip()
+    if text.startswith("at "):
+        text = text[3:].strip()
+    star = first_text.startswith("*")
+    first = None if star else int(first_text)
+    last: int | None = first
+    if last_text is not None:
+        last = (
+            None if star or last_text.startswith("*") else expand_range_end(first_text, last_text)
+        )
+    if footnote is not None:
+        footnote = re.sub(r"\s+", "", footnote)
+    return Pinpoint(text=text, first=first, last=last, footnote=footnote)
+
+
+def resolve_court(cited: str, year: int | None = None) -> CourtRef | None:
+    """The court a parenthetical's court part names (``11th Cir.`` -> ``ca11``), or ``None``.
+
+    One dict lookup of the folded text; then the part before a dash, bracket
+    or comma (``Tex. App.-Houston [14th Dist.]`` -> ``Tex. App.``).
+    """
+    del year  # courts-db's Bluebook abbreviations are unique; kept for callers
+    text = cited.strip().strip(",").strip()
+    if not text:
+        return None
+    courts = tables().courts
+    entry: CourtEntry | None = courts.get(fold_court(text))
+    if entry is None:
+        cut = _COURT_CUT.search(text)
+        if cut is not None and cut.start() > 0:
+            entry = courts.get(fold_court(text[: cut.start()]))
+    if entry is None:
+        return None
+    jurisdiction = "us" if entry.id == "scotus" else f"us-{entry.id}"
+    return CourtRef(id=entry.id, name=entry.name, jurisdiction=jurisdiction, cited=text)
+
+
+def _read_parenthetical(content: str) -> tuple[int | None, CourtRef | None, bool]:
+    """Year and court from ``11th Cir. 2019``; whether it looked like a date parenthetical."""
+    years = list(_YEAR.finditer(content))
+    if years:
+        last = years[-1]
+        year: int | None = int(last.group(1))
+        court_text = content[: last.start()]
+        court_text = _DATE_TAIL.sub("", court_text.rstrip()).rstrip(" ,")
+        return year, resolve_court(court_text), True
+    court = resolve_court(content)
+    return None, court, court is not None
+
+
+def _case_name(before: str) -> str | None:
+    name = strip_signal(before[-_MAX_NAME:])
+    name = name.strip().rstrip(",;:").strip().strip("*_\"'").strip().rstrip(",").strip()
+    if not name or not any(c.isalpha() for c in name):
+        return None
+    return name
+
+
+def _citation(hit: _Hit, raw: str, pin: Pinpoint | None) -> CaseCitation:
+    return CaseCitation(
+        raw=raw,
+        normalized=_normalized(hit),
+        system=hit.system,
+        volume=hit.volume or None,
+        reporter=hit.reporter,
+        page=hit.page,
+        pin=pin,
+        year=hit.year,
+        nominative=hit.nominative,
+    )
+
+
+def _parse(text: str) -> ParsedCitation:
+    cleaned = clean(text)
+    scanner = _Scanner(cleaned)
+    primary = scanner.first()
+    if primary is None:
+        if re.search(r"\d{1,5}\s{1,3}[A-Z][A-Za-z. ]{0,30}\sat\s{1,3}\d", cleaned[:4000]):
+            return NotACitation(
+                kind="case",
+                raw=text,
+                message="a short-form citation ('410 U.S. at 153'); " + EXPECTED,
+            )
+        return NotACitation(kind="case", raw=text, message=EXPECTED)
+
+    # Pins and parallels, in order, after the primary citation.
+    position = primary.end
+    pin: Pinpoint | None = None
+    parallels: list[CaseCitation] = []
+    current: _Hit = primary
+    current_pin: Pinpoint | None = None
+    for _ in range(64):  # bounded: a citation string has a few parallels at most
+        separator = _SEPARATOR.match(cleaned, position)
+        next_at = separator.end() if separator else position
+        index = scanner.token_at(next_at)
+        hit = None
+        if index < len(scanner.tokens) and scanner.tokens[index][0] == next_at:
+            hit = scanner.at(index)
+        if hit is not None:
+            if current is primary:
+                pin = current_pin
+            else:
+                parallels.append(
+                    _citation(current, cleaned[current.start : current.end], current_pin)
+                )
+            current, current_pin = hit, None
+            position = hit.end
+            continue
+        if current_pin is None:
+            pin_match = _PIN.match(cleaned, position)
+            if pin_match is not None:
+                current_pin = _pinpoint(pin_match)
+                position = pin_match.end()
+                while True:
+                    more = _MORE_PINS.match(cleaned, position)
+                    if more is None:
+                        break
+                    # a further pin unless it begins a parallel citation
+                    idx = scanner.token_at(more.end() - len(more.group(0).lstrip(" ,")))
+                    if idx < len(scanner.tokens) and scanner.at(idx) is not None:
+                        break
+                    position = more.end()
+                continue
+        break
+    if current is primary:
+        pin = current_pin
+    else:
+        parallels.append(_citation(current, cleaned[current.start : current.end], current_pin))
+
+    # The first parenthetical with a date or a court gives year and court.
+    year = primary.year
+    court: CourtRef | None = None
+    for _ in range(4):
+        paren = _PARENTHETICAL.match(cleaned, position)
+        if paren is None:
+            break
+        found_year, found_court, dated = _read_parenthetical(paren.group(1))
+        position = paren.end()
+        if dated:
+            year = found_year if found_year is not None else year
+            court = found_court
+            break
+
+    name = _case_name(cleaned[: primary.start])
+    return CaseCitation(
+        raw=text,
+        normalized=_normalized(primary)
+        if primary.system != "ecli"
+        else _ecli_text(cleaned, primary),
+        system=primary.system,
+        volume=primary.volume or None,
+        reporter=primary.reporter,
+        page=primary.page,
+        pin=pin,
+        year=year,
+        case_name=name,
+        court=court,
+        parallels=tuple(parallels),
+        nominative=primary.nominative,
+    )
+
+
+def _ecli_text(cleaned: str, hit: _Hit) -> str:
+    return cleaned[hit.start : hit.end].upper()
 
 
 def parse(text: str) -> ParsedCitation:
-    return NotACitation(kind="case", raw=text, message="case parsing is not implemented yet")
+    """Parse ``text`` as a case citation; never raises.
+
+    Text with no volume-reporter-page, neutral, Westlaw/Lexis or ECLI
+    citation gives ``NotACitation`` saying what was expected.
+    """
+    try:
+        return _parse(text)
+    except Exception as exc:  # a parser bug must not become a failed request
+        return NotACitation(kind="case", raw=text, message=f"{EXPECTED} (parser error: {exc})")
