@@ -55,10 +55,12 @@ last_page)``
 ``documents(authority_id, rank, provider, url, format, official)``
     Public copies of one authority (CourtListener, uscourts.gov, LII...).
 
-``link_templates(reporter, rank, provider, url, format, official)``
+``link_templates(reporter, rank, volume_first, volume_last, provider, url,
+format, official)``
     Documents that follow from a citation alone: for every citation in
-    ``reporter`` the reader adds a document whose ``url`` is the template
-    with ``{volume}`` and ``{page}`` filled in (Justia for ``U.S.``, the
+    ``reporter`` (within the inclusive volume range, when one is given) the
+    reader adds a document whose ``url`` is the template with ``{volume}``
+    and ``{page}`` filled in (Justia for ``U.S.``, the
     Office of the Law Revision Counsel and LII for ``U.S.C.``).  This keeps
     tens of thousands of predictable URLs out of the file.
 
@@ -175,6 +177,8 @@ CREATE TABLE documents (
 CREATE TABLE link_templates (
     reporter TEXT NOT NULL,
     rank INTEGER NOT NULL,
+    volume_first INTEGER,
+    volume_last INTEGER,
     provider TEXT NOT NULL,
     url TEXT NOT NULL,
     format TEXT,
