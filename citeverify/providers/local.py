@@ -1,0 +1,743 @@
+"""``LocalStore``: the embedded corpus (or any store file of the same schema) as a provider.
+
+The default provider.  It opens its SQLite file read-only on the first
+lookup, one connection per thread, and answers a batch in a handful of
+indexed queries whatever its size: one join of all the batch's citation
+keys against the ``citations`` index, one for the pages that fall inside
+another case, and one each for the authorities, citations, documents,
+identifiers and subdivisions of what was found.  The schema, and what each
+table means, is in ``citeverify.store.schema``.
+
+Answers follow the coverage table of the file: a miss where coverage is
+complete is ``NotFound`` (with ``within`` when the cited page lies inside a
+case), a miss where it is partial, or in a reporter the file does not hold,
+is ``OutsideCoverage``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+import sqlite3
+import threading
+import zlib
+from collections import OrderedDict, defaultdict
+from collections.abc import Iterable, Sequence
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from citeverify._model import Court, Document, Identifier
+from citeverify.citations._types import (
+    CaseCitation,
+    ConstitutionCitation,
+    RuleCitation,
+    StatuteCitation,
+)
+from citeverify.providers._base import (
+    Authority,
+    AuthorityText,
+    Found,
+    Lookupable,
+    LookupAnswer,
+    LookupRequest,
+    NotFound,
+    OutsideCoverage,
+    Unavailable,
+)
+from citeverify.store.schema import SCHEMA_VERSION
+
+__all__ = ["EMBEDDED_CORPUS", "LocalStore", "embedded_corpus_exists"]
+
+EMBEDDED_CORPUS = "corpus.sqlite3"
+_CHUNK = 300
+_TEXT_CACHE = 32
+_RULESET_NAMES = {
+    "frcp": "the Federal Rules of Civil Procedure",
+    "frcrmp": "the Federal Rules of Criminal Procedure",
+    "frbp": "the Federal Rules of Bankruptcy Procedure",
+    "fre": "the Federal Rules of Evidence",
+    "frap": "the Federal Rules of Appellate Procedure",
+}
+_ROMAN: tuple[tuple[int, str], ...] = (
+    (1000, "M"),
+    (900, "CM"),
+    (500, "D"),
+    (400, "CD"),
+    (100, "C"),
+    (90, "XC"),
+    (50, "L"),
+    (40, "XL"),
+    (10, "X"),
+    (9, "IX"),
+    (5, "V"),
+    (4, "IV"),
+    (1, "I"),
+)
+_DASHES = str.maketrans({"–": "-", "—": "-", "‑": "-", "\u2010": "-"})
+
+
+def _embedded_path() -> Path:
+    return Path(str(resources.files("citeverify") / "data" / EMBEDDED_CORPUS))
+
+
+def embedded_corpus_exists() -> bool:
+    """Whether the corpus file ships with this installation."""
+    try:
+        return _embedded_path().is_file()
+    except (OSError, TypeError):  # pragma: no cover - unusual packaging
+        return False
+
+
+def _roman(number: int) -> str:
+    out = ""
+    for value, glyph in _ROMAN:
+        while number >= value:
+            out += glyph
+            number -= value
+    return out
+
+
+@attrs.frozen
+class _Key:
+    """What one request asks the citations index for."""
+
+    reporter: str
+    volume: str
+    page: str
+    path: str = ""  # subdivision path, "" for none
+    kind: str = "case"
+
+
+@attrs.frozen
+class _Coverage:
+    reporter: str
+    volume_first: int | None
+    volume_last: int | None
+    complete: bool
+    number_limit: int | None
+    as_of: str | None
+    note: str
+
+
+@attrs.frozen
+class _Template:
+    volume_first: int | None
+    volume_last: int | None
+    provider: str
+    url: str
+    format: str | None
+    official: bool | None
+
+
+@attrs.define
+class _Record:
+    """An authority row with its citations, documents and identifiers."""
+
+    id: int
+    kind: str
+    reference: str
+    name: str | None
+    court_id: str | None
+    decided: str | None
+    docket: str | None
+    status: str | None
+    status_note: str | None
+    text_id: int | None
+    subdivisions_complete: bool
+    citations: list[tuple[str, str, str, str, int | None, int | None]] = attrs.Factory(list)
+    documents: list[tuple[str, str, str | None, bool | None]] = attrs.Factory(list)
+    identifiers: list[tuple[str, str, str]] = attrs.Factory(list)
+
+
+class LocalStore:
+    """A read-only provider over a store file (default: the embedded corpus).
+
+    ``path`` names a store file of the ``citeverify.store.schema`` schema
+    (the corpus, or one written by the bulk importer).  Nothing is opened
+    until the first lookup; the object is safe to share between threads.
+    """
+
+    name = "local"
+
+    def __init__(self, path: str | Path | None = None) -> None:
+        self._embedded = path is None
+        self._path = Path(path) if path is not None else _embedded_path()
+        self._local = threading.local()
+        self._lock = threading.Lock()
+        self._loaded = False
+        self._coverage: dict[str, list[_Coverage]] = {}
+        self._templates: dict[str, list[_Template]] = {}
+        self._courts: dict[str, tuple[str, str]] = {}
+        self._texts: OrderedDict[int, AuthorityText] = OrderedDict()
+        self._quote_index: list[tuple[int, str]] | None = None
+
+    def __repr__(self) -> str:
+        return f"LocalStore({str(self._path)!r})"
+
+    @property
+    def path(self) -> Path:
+        return self._path
+
+    def describe(self) -> str:
+        """One line saying which file this is and what it covers."""
+        self._load()
+        reporters = ", ".join(sorted(self._coverage))
+        return f"LocalStore {self._path} (schema {SCHEMA_VERSION}): {reporters}"
+
+    # --- opening -----------------------------------------------------------------------
+
+    def _connection(self) -> sqlite3.Connection:
+        connection: sqlite3.Connection | None = getattr(self._local, "connection", None)
+        if connection is None:
+            uri = f"file:{self._path.as_posix()}?mode=ro"
+            if self._embedded:
+                uri += "&immutable=1"  # the shipped file never changes: skip locking
+            connection = sqlite3.connect(uri, uri=True, check_same_thread=True)
+            self._local.connection = connection
+        return connection
+
+    def _load(self) -> None:
+        """Read the small tables (coverage, link templates, courts) once."""
+        if self._loaded:
+            return
+        with self._lock:
+            if self._loaded:
+                return
+            if not self._path.is_file():
+                raise FileNotFoundError(f"no store file at {self._path}")
+            db = self._connection()
+            version = db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+            if version is None or int(version[0]) != SCHEMA_VERSION:
+                found = version[0] if version else "none"
+                raise ValueError(
+                    f"{self._path} has store schema {found}; this citeverify reads "
+                    f"schema {SCHEMA_VERSION}"
+                )
+            for row in db.execute(
+                "SELECT reporter, volume_first, volume_last, complete, number_limit, as_of, note "
+                "FROM coverage ORDER BY rowid"
+            ):
+                self._coverage.setdefault(row[0], []).append(
+                    _Coverage(row[0], row[1], row[2], bool(row[3]), row[4], row[5], row[6])
+                )
+            for row in db.execute(
+                "SELECT reporter, volume_first, volume_last, provider, url, format, official "
+                "FROM link_templates ORDER BY reporter, rank"
+            ):
+                official = None if row[6] is None else bool(row[6])
+                self._templates.setdefault(row[0], []).append(
+                    _Template(row[1], row[2], row[3], row[4], row[5], official)
+                )
+            for court_id, name, jurisdiction in db.execute(
+                "SELECT id, name, jurisdiction FROM courts"
+            ):
+                self._courts[court_id] = (name, jurisdiction)
+            self._loaded = True
+
+    # --- lookup --------------------------------------------------------------------------
+
+    def lookup(self, requests: Sequence[LookupRequest]) -> list[LookupAnswer]:
+        """One answer per request, in order; a store that cannot be read is ``Unavailable``."""
+        if not requests:
+            return []
+        try:
+            self._load()
+            return self._lookup(requests)
+        except (sqlite3.Error, OSError, ValueError) as exc:
+            return [Unavailable(f"the local store cannot be read: {exc}")] * len(requests)
+
+    def _lookup(self, requests: Sequence[LookupRequest]) -> list[LookupAnswer]:
+        answers: list[LookupAnswer | None] = [None] * len(requests)
+        keys: dict[int, _Key] = {}
+        for index, request in enumerate(requests):
+            planned = self._plan(request.citation)
+            if isinstance(planned, _Key):
+                keys[index] = planned
+            else:
+                answers[index] = planned
+        unique = list(dict.fromkeys(keys.values()))
+        hits = self._find(unique)
+
+        misses = [key for key in unique if key not in hits]
+        within_wanted: list[_Key] = []
+        for key in misses:
+            row = self._coverage_row(key.reporter, key.volume)
+            if key.kind == "case" and row is not None and row.complete and key.page.isdigit():
+                within_wanted.append(key)
+        within = self._within(within_wanted)
+
+        ids = {aid for found in hits.values() for aid, _, _ in found} | set(within.values())
+        records = self._records(sorted(ids))
+        trees = self._trees(
+            sorted({aid for key, found in hits.items() if key.path for aid, _, _ in found})
+        )
+        for index, key in keys.items():
+            answers[index] = self._answer(
+                requests[index].citation, key, hits, within, records, trees
+            )
+        return [a if a is not None else OutsideCoverage("not looked up") for a in answers]
+
+    def _plan(self, citation: Lookupable) -> _Key | LookupAnswer:
+        """The index key of a citation, or the answer when none is needed."""
+        if isinstance(citation, CaseCitation):
+            if citation.volume is None or citation.page is None:
+                return OutsideCoverage(
+                    f"{citation.reporter} citations without volume and page are not in the "
+                    "embedded corpus"
+                )
+            return _Key(citation.reporter, citation.volume.strip(), citation.page.strip())
+        if isinstance(citation, StatuteCitation):
+            if citation.system != "usc":
+                if citation.code not in self._coverage:
+                    return OutsideCoverage(f"no {citation.code} in the embedded corpus")
+                volume = citation.title or ""
+            elif citation.title is None:
+                return OutsideCoverage("a U.S. Code citation without a title cannot be looked up")
+            else:
+                volume = citation.title.strip()
+            section = citation.section.strip().translate(_DASHES).replace(" ", "")
+            code = "U.S.C." if citation.system == "usc" else citation.code
+            path = "/".join(citation.subdivisions)
+            return _Key(code, volume, section, path, "statute")
+        if isinstance(citation, RuleCitation):
+            path = "/".join(citation.subdivisions)
+            return _Key(citation.ruleset, "", citation.rule.strip(), path, "rule")
+        if isinstance(citation, ConstitutionCitation):
+            reporter = (
+                "constitution"
+                if citation.jurisdiction == "us"
+                else f"constitution:{citation.jurisdiction}"
+            )
+            if reporter not in self._coverage:
+                return OutsideCoverage(f"no constitution of {citation.jurisdiction} in the corpus")
+            if citation.part == "preamble":
+                return _Key(reporter, "preamble", "", "", "constitution")
+            parts = []
+            if citation.section:
+                parts.append(f"s{citation.section.strip()}")
+            if citation.clause:
+                parts.append(f"c{citation.clause.strip()}")
+            number = "" if citation.number is None else str(citation.number)
+            return _Key(reporter, citation.part, number, "/".join(parts), "constitution")
+        return OutsideCoverage("not a kind of citation the local store holds")
+
+    def _find(self, keys: list[_Key]) -> dict[_Key, list[tuple[int, int | None, int | None]]]:
+        """Each key's authorities: ``(authority_id, page_number, last_page)``."""
+        found: dict[_Key, list[tuple[int, int | None, int | None]]] = defaultdict(list)
+        db = self._connection()
+        for chunk in _chunks(keys):
+            values = ", ".join("(?, ?, ?, ?)" for _ in chunk)
+            params: list[Any] = []
+            for index, key in enumerate(chunk):
+                params += [index, key.reporter, key.volume, key.page]
+            sql = (
+                f"WITH q(i, reporter, volume, page) AS (VALUES {values}) "
+                "SELECT q.i, c.authority_id, c.page_number, c.last_page FROM q "
+                "JOIN citations AS c ON c.reporter = q.reporter AND c.volume = q.volume "
+                "AND c.page = q.page ORDER BY q.i, c.authority_id"
+            )
+            for index, authority_id, page_number, last_page in db.execute(sql, params):
+                found[chunk[index]].append((authority_id, page_number, last_page))
+        return found
+
+    def _within(self, keys: list[_Key]) -> dict[_Key, int]:
+        """For pages that begin no case: the case whose page range contains them."""
+        out: dict[_Key, int] = {}
+        db = self._connection()
+        for chunk in _chunks(keys):
+            values = ", ".join("(?, ?, ?, ?)" for _ in chunk)
+            params: list[Any] = []
+            for index, key in enumerate(chunk):
+                params += [index, key.reporter, key.volume, int(key.page)]
+            sql = (
+                f"WITH q(i, reporter, volume, page) AS (VALUES {values}) "
+                "SELECT q.i, q.page, (SELECT c.authority_id || ' ' || c.last_page "
+                "FROM citations AS c WHERE c.reporter = q.reporter AND c.volume = q.volume "
+                "AND c.page_number IS NOT NULL AND c.page_number < q.page "
+                "ORDER BY c.page_number DESC, c.authority_id LIMIT 1) FROM q"
+            )
+            for index, page, hit in db.execute(sql, params):
+                if hit is None:
+                    continue
+                authority_id, _, last_page = str(hit).partition(" ")
+                if last_page and page < int(last_page):
+                    out[chunk[index]] = int(authority_id)
+        return out
+
+    def _records(self, ids: list[int]) -> dict[int, _Record]:
+        records: dict[int, _Record] = {}
+        db = self._connection()
+        for chunk in _chunks(ids):
+            marks = ", ".join("?" for _ in chunk)
+            for row in db.execute(
+                "SELECT id, kind, reference, name, court_id, decided, docket, status, "
+                "status_note, text_id, subdivisions_complete FROM authorities "
+                f"WHERE id IN ({marks})",
+                chunk,
+            ):
+                records[row[0]] = _Record(
+                    id=row[0],
+                    kind=row[1],
+                    reference=row[2],
+                    name=row[3],
+                    court_id=row[4],
+                    decided=row[5],
+                    docket=row[6],
+                    status=row[7],
+                    status_note=row[8],
+                    text_id=row[9],
+                    subdivisions_complete=bool(row[10]),
+                )
+            for row in db.execute(
+                "SELECT authority_id, reporter, volume, page, cite, page_number, last_page "
+                f"FROM citations WHERE authority_id IN ({marks}) ORDER BY authority_id, rank",
+                chunk,
+            ):
+                records[row[0]].citations.append(row[1:])
+            for row in db.execute(
+                "SELECT authority_id, provider, url, format, official FROM documents "
+                f"WHERE authority_id IN ({marks}) ORDER BY authority_id, rank",
+                chunk,
+            ):
+                official = None if row[4] is None else bool(row[4])
+                records[row[0]].documents.append((row[1], row[2], row[3], official))
+            for row in db.execute(
+                "SELECT authority_id, provider, kind, value FROM identifiers "
+                f"WHERE authority_id IN ({marks}) ORDER BY authority_id, provider, kind, value",
+                chunk,
+            ):
+                records[row[0]].identifiers.append(row[1:])
+        return records
+
+    def _trees(self, ids: list[int]) -> dict[int, dict[str, tuple[str | None, int, int]]]:
+        trees: dict[int, dict[str, tuple[str | None, int, int]]] = defaultdict(dict)
+        db = self._connection()
+        for chunk in _chunks(ids):
+            marks = ", ".join("?" for _ in chunk)
+            for authority_id, path, heading, start, end in db.execute(
+                'SELECT authority_id, path, heading, start, "end" FROM subdivisions '
+                f"WHERE authority_id IN ({marks})",
+                chunk,
+            ):
+                trees[authority_id][path] = (heading, start, end)
+        return trees
+
+    # --- answers -------------------------------------------------------------------------
+
+    def _coverage_row(self, reporter: str, volume: str) -> _Coverage | None:
+        rows = self._coverage.get(reporter)
+        if not rows:
+            return None
+        if volume.isdigit():
+            number = int(volume)
+            for row in rows:
+                first, last = row.volume_first, row.volume_last
+                if first is not None and last is not None and first <= number <= last:
+                    return row
+        for row in rows:
+            if row.volume_first is None:
+                return row
+        return None
+
+    def _answer(
+        self,
+        citation: Lookupable,
+        key: _Key,
+        hits: dict[_Key, list[tuple[int, int | None, int | None]]],
+        within: dict[_Key, int],
+        records: dict[int, _Record],
+        trees: dict[int, dict[str, tuple[str | None, int, int]]],
+    ) -> LookupAnswer:
+        coverage = self._coverage_row(key.reporter, key.volume)
+        as_of = coverage.as_of if coverage is not None else None
+        method = "authority-lookup" if key.kind == "case" else "curated-registry"
+        found = hits.get(key)
+        if found:
+            if key.path:
+                return self._subdivision(key, records[found[0][0]], trees, as_of, method)
+            authorities = tuple(
+                self._authority(records[aid], key, first, last) for aid, first, last in found
+            )
+            return Found(authorities, as_of=as_of, method=method)
+        if coverage is None:
+            return OutsideCoverage(self._uncovered(citation, key))
+        if not coverage.complete:
+            lead = re.match(r"\d+", key.page)
+            if coverage.number_limit is not None and lead and int(lead[0]) > coverage.number_limit:
+                return NotFound(
+                    f"{_cite(key)} does not exist: title {key.volume}'s sections never went "
+                    f"beyond {coverage.number_limit // 2}",
+                    as_of=as_of,
+                    method=method,
+                )
+            return OutsideCoverage(f"{_cite(key)}: {coverage.note}")
+        if key in within:
+            record = records[within[key]]
+            return NotFound(
+                f"no decision begins at {_cite(key)}",
+                within=self._authority(record, None, None, None),
+                as_of=as_of,
+                method=method,
+            )
+        return NotFound(self._missing(key, coverage), as_of=as_of, method=method)
+
+    def _uncovered(self, citation: Lookupable, key: _Key) -> str:
+        if key.kind == "case":
+            return f"no {key.reporter} volumes in the embedded corpus"
+        if key.kind == "rule":
+            return f"rule set {key.reporter!r} is not in the embedded corpus"
+        return f"{citation.normalized} is not covered by the embedded corpus"
+
+    def _missing(self, key: _Key, coverage: _Coverage) -> str:
+        if key.kind == "case":
+            return (
+                f"no decision begins at {_cite(key)}; the corpus holds every decision in that "
+                "volume"
+            )
+        if key.kind == "rule":
+            name = _RULESET_NAMES.get(key.reporter, key.reporter)
+            return f"{name} have no Rule {key.page}"
+        if key.kind == "constitution":
+            if key.volume in ("article", "amendment") and key.page.isdigit():
+                return f"the Constitution has no {key.volume} {_roman(int(key.page))}"
+            return "no such provision in the Constitution"
+        if coverage.volume_first is None:
+            return f"there is no title {key.volume} of the United States Code"
+        return (
+            f"{_cite(key)} does not exist: title {key.volume} lists every section, current "
+            "and former"
+        )
+
+    def _subdivision(
+        self,
+        key: _Key,
+        record: _Record,
+        trees: dict[int, dict[str, tuple[str | None, int, int]]],
+        as_of: str | None,
+        method: str,
+    ) -> LookupAnswer:
+        base = self._authority(record, key, None, None)
+        if not record.subdivisions_complete:
+            return Found((base,), as_of=as_of, method=method)  # subdivisions not checked
+        tree = trees.get(record.id, {})
+        path = key.path
+        if path not in tree:
+            parent, _, last = path.rpartition("/")
+            clause_prefix = f"{parent}/c" if parent else "c"
+            has_clauses = any(p.startswith(clause_prefix) for p in tree)
+            parent_exists = not parent or parent in tree
+            if key.kind == "constitution" and last == "c1" and parent_exists and not has_clauses:
+                path = parent  # "cl. 1" of a provision that has no numbered clauses
+            else:
+                return NotFound(
+                    f"{base.citations[0]} has no {_path_text(key.kind, key.path)}",
+                    as_of=as_of,
+                    method=method,
+                )
+        if not path:
+            return Found((base,), as_of=as_of, method=method)
+        _, start, end = tree[path]
+        cite = base.citations[0] + _path_text(key.kind, path, joined=True)
+        name = cite
+        if base.name and base.name.startswith(base.citations[0]) and key.kind != "constitution":
+            name = cite + base.name[len(base.citations[0]) :]
+        text_id = record.text_id
+        authority = attrs.evolve(
+            base,
+            reference=f"{base.reference}/{path}",
+            citations=(cite, *base.citations),
+            name=name,
+            load_text=(lambda: self._text(text_id, start, end)) if text_id is not None else None,
+        )
+        return Found((authority,), as_of=as_of, method=method)
+
+    def _authority(
+        self,
+        record: _Record,
+        key: _Key | None,
+        first_page: int | None,
+        last_page: int | None,
+    ) -> Authority:
+        """An ``Authority``; pages are those of the citation looked up (primary when none)."""
+        if key is None or key.kind != "case":
+            for _, _, _, _, number, last in record.citations[:1]:
+                if number is not None:
+                    first_page, last_page = number, last
+        court = Court()
+        if record.court_id is not None and record.court_id in self._courts:
+            name, jurisdiction = self._courts[record.court_id]
+            court = Court(name=name, jurisdiction=jurisdiction)
+        citations = tuple(c[3] for c in record.citations if c[2] or record.kind != "statute")
+        if not citations:
+            citations = (record.reference,)
+        text_id = record.text_id
+        return Authority(
+            kind=record.kind,
+            reference=record.reference,
+            provider=self.name,
+            citations=citations,
+            name=record.name,
+            court=court,
+            court_id=record.court_id,
+            decided=dt.date.fromisoformat(record.decided) if record.decided else None,
+            first_page=first_page,
+            last_page=last_page,
+            documents=self._documents(record),
+            status=record.status,
+            status_note=record.status_note,
+            docket=record.docket,
+            load_text=(lambda: self._text(text_id)) if text_id is not None else None,
+        )
+
+    def _documents(self, record: _Record) -> tuple[Document, ...]:
+        identifiers: dict[str, list[Identifier]] = defaultdict(list)
+        for provider, kind, value in record.identifiers:
+            identifiers[provider].append(Identifier(provider=provider, kind=kind, id=value))
+        documents: list[Document] = []
+        for provider, url, format_, official in record.documents:
+            documents.append(
+                Document(
+                    provider=provider,
+                    url=url,
+                    format=format_,
+                    official=official,
+                    identifiers=tuple(identifiers[provider]) or None,
+                )
+            )
+        for reporter, volume, page, _, _, _ in record.citations:
+            if not page:
+                continue
+            for template in self._templates.get(reporter, ()):
+                if template.volume_first is not None and not (
+                    volume.isdigit()
+                    and template.volume_first <= int(volume) <= (template.volume_last or 10**9)
+                ):
+                    continue
+                documents.append(
+                    Document(
+                        provider=template.provider,
+                        url=template.url.format(volume=volume, page=page),
+                        format=template.format,
+                        official=template.official,
+                        identifiers=tuple(identifiers[template.provider]) or None,
+                    )
+                )
+        return tuple(dict.fromkeys(documents))
+
+    # --- texts ---------------------------------------------------------------------------
+
+    def _text(
+        self, text_id: int, start: int | None = None, end: int | None = None
+    ) -> AuthorityText:
+        with self._lock:
+            cached = self._texts.get(text_id)
+            if cached is not None:
+                self._texts.move_to_end(text_id)
+        if cached is None:
+            body, pages = (
+                self._connection()
+                .execute("SELECT body, pages FROM texts WHERE id = ?", (text_id,))
+                .fetchone()
+            )
+            text = zlib.decompress(body).decode("utf-8")
+            marks = tuple((int(o), int(p)) for o, p in json.loads(pages)) if pages else ()
+            cached = AuthorityText(text, marks)
+            with self._lock:
+                self._texts[text_id] = cached
+                while len(self._texts) > _TEXT_CACHE:
+                    self._texts.popitem(last=False)
+        if start is None:
+            return cached
+        stop = len(cached.text) if end is None else end
+        pages = tuple((o - start, p) for o, p in cached.pages if start <= o < stop)
+        return AuthorityText(cached.text[start:stop], pages)
+
+    # --- quotations ----------------------------------------------------------------------
+
+    def find_quote(self, quote: str, *, exclude: str | None = None) -> Authority | None:
+        """The first authority (by position in the store) whose shipped text holds ``quote``.
+
+        A plain search on normalised words: case, punctuation, quotes, dashes
+        and line breaks are ignored, bracketed alterations drop their word,
+        and an ellipsis splits the quote into pieces that must appear in
+        order.  Quotes shorter than four words are not searched.
+        """
+        pieces = _quote_pieces(quote)
+        if not pieces or sum(len(p.split()) for p in pieces) < 4:
+            return None
+        try:
+            self._load()
+            index = self._quotes()
+        except (sqlite3.Error, OSError, ValueError):
+            return None
+        for authority_id, text in index:
+            position = 0
+            for piece in pieces:
+                position = text.find(piece, position)
+                if position < 0:
+                    break
+                position += len(piece)
+            else:
+                record = self._records([authority_id]).get(authority_id)
+                if record is None or record.reference == exclude:
+                    continue
+                return self._authority(record, None, None, None)
+        return None
+
+    def _quotes(self) -> list[tuple[int, str]]:
+        if self._quote_index is None:
+            rows = self._connection().execute(
+                "SELECT a.id, t.body FROM authorities AS a JOIN texts AS t ON t.id = a.text_id "
+                "ORDER BY a.id"
+            )
+            index = [(aid, _normalise(zlib.decompress(body).decode("utf-8"))) for aid, body in rows]
+            with self._lock:
+                self._quote_index = index
+        return self._quote_index
+
+
+def _chunks(items: Sequence[Any]) -> Iterable[Sequence[Any]]:
+    for start in range(0, len(items), _CHUNK):
+        yield items[start : start + _CHUNK]
+
+
+def _cite(key: _Key) -> str:
+    if key.reporter == "U.S.C.":
+        return f"{key.volume} U.S.C. § {key.page}"
+    return f"{key.volume} {key.reporter} {key.page}".strip()
+
+
+def _path_text(kind: str, path: str, *, joined: bool = False) -> str:
+    """``b/6`` as ``(b)(6)``; ``s8/c3`` as ``, § 8, cl. 3`` (``§ 8, cl. 3`` unless ``joined``)."""
+    if kind == "constitution":
+        parts = []
+        for part in path.split("/"):
+            parts.append(f"§ {part[1:]}" if part.startswith("s") else f"cl. {part[1:]}")
+        text = ", ".join(parts)
+        return f", {text}" if joined else text
+    rendered = "".join(f"({p})" for p in path.split("/"))
+    return rendered if joined else f"subdivision {rendered}"
+
+
+_WORDS = re.compile(r"\w+")
+_ELLIPSIS = re.compile(r"(?:\.\s*){3,}|…")
+
+
+def _normalise(text: str) -> str:
+    text = re.sub(r"(\w)-\s*\n\s*(\w)", r"\1\2", text)
+    return " ".join(_WORDS.findall(text.casefold()))
+
+
+def _quote_pieces(quote: str) -> list[str]:
+    pieces = []
+    for part in _ELLIPSIS.split(quote):
+        part = re.sub(r"\S*\[[^\]]*\]\S*", " | ", part)  # an altered word splits the quote
+        for piece in part.split("|"):
+            normal = _normalise(piece)
+            if normal:
+                pieces.append(normal)
+    return pieces
