@@ -17,9 +17,22 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Mapping
 from html.parser import HTMLParser
+from typing import Any
 
-__all__ = ["markup_to_text", "plain_to_text"]
+__all__ = ["TEXT_FIELDS", "markup_to_text", "opinion_text", "plain_to_text"]
+
+# The text fields of a CourtListener opinion (API record or bulk-data row), best first.
+TEXT_FIELDS = (
+    "plain_text",
+    "html_with_citations",
+    "html",
+    "html_lawbox",
+    "html_columbia",
+    "html_anon_2020",
+    "xml_harvard",
+)
 
 # Elements after which a reader sees a line break.
 _BLOCK = frozenset(
@@ -230,3 +243,27 @@ def markup_to_text(markup: str) -> tuple[str, tuple[tuple[int, int], ...]]:
 def plain_to_text(text: str) -> str:
     """CourtListener's ``plain_text``, with entities decoded and trailing space trimmed."""
     return html.unescape(text).strip()
+
+
+def opinion_text(record: Mapping[str, Any]) -> tuple[str, tuple[tuple[int, int], ...]]:
+    """The best text of an opinion record, with its pages (``("", ())`` when it has none).
+
+    HTML with star-pagination is preferred over ``plain_text`` because it says
+    where each page begins (pin cites need that); otherwise ``plain_text``,
+    otherwise any other rendering with its tags stripped.
+    """
+    marked = record.get("html_with_citations")
+    if isinstance(marked, str) and marked.strip():
+        text, pages = markup_to_text(marked)
+        if pages and text:
+            return text, pages
+    plain = record.get("plain_text")
+    if isinstance(plain, str) and plain.strip():
+        return plain_to_text(plain), ()
+    for field in TEXT_FIELDS[1:]:
+        markup = record.get(field)
+        if isinstance(markup, str) and markup.strip():
+            text, pages = markup_to_text(markup)
+            if text:
+                return text, pages
+    return "", ()

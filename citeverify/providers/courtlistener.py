@@ -64,7 +64,7 @@ from citeverify.providers._base import (
     Unavailable,
 )
 from citeverify.providers._cl_cache import Cache
-from citeverify.providers._cl_text import markup_to_text, plain_to_text
+from citeverify.providers._cl_text import TEXT_FIELDS, opinion_text
 
 __all__ = ["CourtListener"]
 
@@ -77,15 +77,6 @@ _MAX_BODY = 64 * 1024 * 1024  # an opinion's HTML can be several megabytes
 _MIN_ATTEMPT = 0.25  # seconds a retry needs at least to be worth starting
 _DEFAULT_THROTTLE = 60.0  # seconds to wait on a 429 that says nothing
 _DEFINITIVE = (200, 300, 400, 404)
-_TEXT_FIELDS = (
-    "plain_text",
-    "html_with_citations",
-    "html",
-    "html_lawbox",
-    "html_columbia",
-    "html_anon_2020",
-    "xml_harvard",
-)
 _ID_AT_END = re.compile(r"/(\d+)/?$")
 _SPACE = re.compile(r"\s+")
 
@@ -785,11 +776,11 @@ class CourtListener:
             "GET",
             f"/api/rest/v4/opinions/{opinion_id}/",
             deadline,
-            params={"fields": ",".join(("id", *_TEXT_FIELDS))},
+            params={"fields": ",".join(("id", *TEXT_FIELDS))},
         )
         if not isinstance(data, dict):
             raise _Fault("CourtListener sent a malformed opinion; retry later")
-        result = _opinion_body(data)
+        result = opinion_text(data)
         if self._cache is not None:
             self._cache.put_text(opinion_id, result[0], result[1], _iso(_now()))
         self._remember_text(opinion_id, result)
@@ -950,27 +941,3 @@ def _court_from_url(value: Any) -> str | None:
         return None
     found = re.search(r"/courts/([^/]+)/?$", value)
     return found.group(1) if found else None
-
-
-def _opinion_body(data: dict[str, Any]) -> tuple[str, tuple[tuple[int, int], ...]]:
-    """The best text of an opinion record, with its pages.
-
-    HTML with star-pagination is preferred over ``plain_text`` because it says
-    where each page begins (pin cites need that); otherwise ``plain_text``,
-    otherwise any other rendering with its tags stripped.
-    """
-    marked = data.get("html_with_citations")
-    if isinstance(marked, str) and marked.strip():
-        text, pages = markup_to_text(marked)
-        if pages and text:
-            return text, pages
-    plain = data.get("plain_text")
-    if isinstance(plain, str) and plain.strip():
-        return plain_to_text(plain), ()
-    for field in _TEXT_FIELDS[1:]:
-        markup = data.get(field)
-        if isinstance(markup, str) and markup.strip():
-            text, pages = markup_to_text(markup)
-            if text:
-                return text, pages
-    return "", ()
