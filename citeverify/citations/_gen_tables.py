@@ -179,6 +179,7 @@ def build_courts() -> dict[str, Any]:
         for short, long in (("2d", "2nd"), ("3d", "3rd")):
             for key in list(keys):
                 keys.add(re.sub(rf"(?<![0-9]){short}", long, key))
+                keys.add(re.sub(rf"(?<![0-9]){long}", short, key))
         for key in keys:
             table.setdefault(key, entry)
     scotus = by_id["scotus"]

@@ -88,8 +88,8 @@ _DATE_TAIL: Final = re.compile(
 )
 _COURT_CUT: Final = re.compile(r"\s*(?:-|\[|,|;)")
 _TYPE_PRIORITY: Final = {
-    "federal": 0,
-    "scotus_early": 1,
+    "scotus_early": 0,  # "4 Wall. 2" is Wallace's Supreme Court reports, not the circuit ones
+    "federal": 1,
     "state_regional": 2,
     "state": 3,
     "neutral": 4,
