@@ -1,0 +1,232 @@
+"""The framework examples in ``examples/`` run: FastAPI (ASGI), Flask and Django (WSGI).
+
+Each example serves the contract's ``POST /api/v1/verify`` through citeverify's own app
+(API keys, quota, error envelope) and calls the library from a route of its own.  The
+tests drive them in-process through httpx transports, with a throwaway state database
+and a key made by ``citeverify keys create``, exactly as a user would.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import httpx
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = ROOT / "examples"
+
+FABRICATED = "Smith v. Jones, 410 U.S. 999 (1973)"
+REAL = "Miranda v. Arizona, 384 U.S. 436 (1966)"
+
+
+def _installed(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except ImportError:
+        return False
+
+
+def _http_landed() -> bool:
+    if not _installed("citeverify.http"):
+        return False
+    import citeverify.http
+
+    return hasattr(citeverify.http, "create_asgi_app") and hasattr(
+        citeverify.http, "create_wsgi_app"
+    )
+
+
+needs_http = pytest.mark.skipif(
+    not _http_landed(), reason="citeverify.http (create_asgi_app/create_wsgi_app) is not installed"
+)
+
+
+def _corpus_landed() -> bool:
+    from citeverify.citations import CaseCitation, parse
+    from citeverify.providers import default_provider
+
+    parsed = parse(FABRICATED)
+    return isinstance(parsed, CaseCitation) and default_provider().name == "local"
+
+
+def load_example(name: str) -> ModuleType:
+    """Import ``examples/<name>.py`` as a fresh module."""
+    spec = importlib.util.spec_from_file_location(f"example_{name}", EXAMPLES / f"{name}.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def create_key(state: Path, name: str = "example") -> str:
+    """Make an account and key with the documented command; the key is its last stdout line."""
+    env = {**os.environ, "CITEVERIFY_STATE": str(state), "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-m", "citeverify", "keys", "create", name, "--limit", "1000"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    return done.stdout.strip().splitlines()[-1].strip()
+
+
+@pytest.fixture(scope="module")
+def state(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """A throwaway state database, named by CITEVERIFY_STATE while the module's tests run."""
+    path = tmp_path_factory.mktemp("state") / "state.sqlite3"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("CITEVERIFY_STATE", str(path))
+        yield path
+
+
+@pytest.fixture(scope="module")
+def key(state: Path) -> str:
+    return create_key(state)
+
+
+def _request(*texts: str) -> dict[str, Any]:
+    return {"items": [{"id": str(i), "type": "case", "rawText": t} for i, t in enumerate(texts)]}
+
+
+class _ContractChecks:
+    """The same checks of the mounted contract API, for every framework."""
+
+    client: httpx.Client
+
+    def check_contract_api(self, client: httpx.Client, key: str) -> None:
+        no_key = client.post("/api/v1/verify", json=_request(REAL))
+        assert no_key.status_code == 401
+        assert no_key.json()["error"]["code"] == "unauthorized"
+
+        answer = client.post(
+            "/api/v1/verify",
+            json=_request(REAL, FABRICATED),
+            headers={"Authorization": f"Bearer {key}"},
+        )
+        assert answer.status_code == 200, answer.text
+        body = answer.json()
+        assert [r["id"] for r in body["results"]] == ["0", "1"]
+        assert body["summary"]["total"] == 2
+        assert body["usage"]["limit"] == 1000
+        if _corpus_landed():
+            assert [r["verdict"]["status"] for r in body["results"]] == ["verified", "critical"]
+
+        invalid = client.post(
+            "/api/v1/verify", json={"items": []}, headers={"Authorization": f"Bearer {key}"}
+        )
+        assert invalid.status_code == 422
+        assert invalid.json()["error"]["code"] == "validation_error"
+
+
+@needs_http
+@pytest.mark.skipif(not _installed("fastapi"), reason="FastAPI is not installed")
+class TestFastAPI(_ContractChecks):
+    """examples/fastapi_app.py: the ASGI app mounted in FastAPI, and a route calling verify."""
+
+    @pytest.fixture(scope="class")
+    def client(self, state: Path) -> Iterator[httpx.Client]:
+        from fastapi.testclient import TestClient
+
+        with TestClient(load_example("fastapi_app").app) as client:
+            yield client
+
+    def test_contract_api_is_mounted(self, client: httpx.Client, key: str) -> None:
+        """POST /api/v1/verify answers as the contract says: 401 without key, 200, 422."""
+        self.check_contract_api(client, key)
+
+    def test_own_route_calls_verify(self, client: httpx.Client) -> None:
+        """The application's /check route verifies with the library and lists problems."""
+        answer = client.post("/check", json={"citations": [REAL, FABRICATED]})
+        assert answer.status_code == 200, answer.text
+        body = answer.json()
+        assert body["overall_status"] in ("verified", "warning", "critical")
+        if _corpus_landed():
+            assert body["overall_status"] == "critical"
+            assert [p["citation"] for p in body["problems"]] == [FABRICATED]
+            assert body["problems"][0]["outcome"] == "not_found"
+
+    def test_own_route_validates_with_fastapi(self, client: httpx.Client) -> None:
+        """The application's own route keeps FastAPI's validation (it is the app's route)."""
+        assert client.post("/check", json={"cites": []}).status_code == 422
+
+
+@needs_http
+@pytest.mark.skipif(not _installed("flask"), reason="Flask is not installed")
+class TestFlask(_ContractChecks):
+    """examples/flask_app.py: the WSGI app beside Flask routes."""
+
+    @pytest.fixture(scope="class")
+    def client(self, state: Path) -> Iterator[httpx.Client]:
+        app = load_example("flask_app").app
+        transport = httpx.WSGITransport(app=app)
+        with httpx.Client(transport=transport, base_url="http://testserver") as client:
+            yield client
+
+    def test_contract_api_is_routed(self, client: httpx.Client, key: str) -> None:
+        """POST /api/v1/verify reaches citeverify's WSGI app: 401 without key, 200, 422."""
+        self.check_contract_api(client, key)
+
+    def test_own_route_calls_verify(self, client: httpx.Client) -> None:
+        """Flask's /check route verifies with the library."""
+        answer = client.post("/check", json={"citations": [REAL, FABRICATED]})
+        assert answer.status_code == 200, answer.text
+        statuses = answer.json()["statuses"]
+        assert set(statuses) == {REAL, FABRICATED}
+        if _corpus_landed():
+            assert statuses == {REAL: "verified", FABRICATED: "critical"}
+
+    def test_other_paths_stay_flask(self, client: httpx.Client) -> None:
+        """A path outside /api/v1/ is Flask's (its 404 page, not the contract's envelope)."""
+        answer = client.get("/nowhere")
+        assert answer.status_code == 404
+        assert "text/html" in answer.headers["content-type"]
+
+
+@needs_http
+@pytest.mark.skipif(not _installed("django"), reason="Django is not installed")
+class TestDjango(_ContractChecks):
+    """examples/django_site.py: a one-file Django project with the WSGI app routed in."""
+
+    @pytest.fixture(scope="class")
+    def client(self, state: Path) -> Iterator[httpx.Client]:
+        application = load_example("django_site").application
+        transport = httpx.WSGITransport(app=application)
+        with httpx.Client(transport=transport, base_url="http://testserver") as client:
+            yield client
+
+    def test_contract_api_is_routed(self, client: httpx.Client, key: str) -> None:
+        """POST /api/v1/verify reaches citeverify's WSGI app: 401 without key, 200, 422."""
+        self.check_contract_api(client, key)
+
+    def test_view_calls_verify(self, client: httpx.Client) -> None:
+        """The Django view verifies its ?cite= parameters with the library."""
+        answer = client.get("/check/", params=[("cite", REAL), ("cite", FABRICATED)])
+        assert answer.status_code == 200, answer.text
+        results = answer.json()["results"]
+        assert [r["citation"] for r in results] == [REAL, FABRICATED]
+        if _corpus_landed():
+            assert [r["status"] for r in results] == ["verified", "critical"]
+
+    def test_view_without_citations(self, client: httpx.Client) -> None:
+        """The view answers 400 when no citation is given."""
+        assert client.get("/check/").status_code == 400
+
+
+class TestExamplesCompile:
+    """Every example file is valid Python, whatever is installed."""
+
+    @pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.py")), ids=lambda p: p.name)
+    def test_compiles(self, path: Path) -> None:
+        """The example compiles."""
+        compile(path.read_text(encoding="utf-8"), str(path), "exec")
