@@ -287,12 +287,17 @@ def validate_request(payload: Any, limits: Limits = DEFAULT_LIMITS) -> list[dict
 # --- cattrs: structure items, unstructure responses -----------------------------
 
 
+def _enum_value(value: Enum) -> Any:
+    return value.value
+
+
 def _make_converter() -> cattrs.Converter:
     conv = cattrs.Converter(forbid_extra_keys=True)
     conv.register_structure_hook(m.ItemType, lambda v, _: m.ItemType(v))
-    conv.register_unstructure_hook_func(
-        lambda t: isinstance(t, type) and issubclass(t, Enum), lambda e: e.value
-    )
+    # Our enums subclass str, so cattrs would otherwise pick its str hook and keep
+    # the enum object; JSON needs the plain value.
+    for enum_cls in (m.ItemType, m.Status, m.Outcome):
+        conv.register_unstructure_hook(enum_cls, _enum_value)
     for cls in (
         m.VerifyItem,
         m.CitationComponents,

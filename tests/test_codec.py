@@ -231,3 +231,12 @@ class TestUnstructure:
         assert out["overallStatus"] == "verified"
         assert out["unique_citations"] == 1
         assert out["is_fully_accounted"] is True
+
+
+class TestPlainJsonValues:
+    def test_enums_become_plain_strings(self) -> None:
+        """Unstructured enums are plain str values, not enum objects."""
+        out = _codec.to_dict(m.Verdict(status=m.Status.WARNING))
+        assert type(out["status"]) is str
+        item = _codec.to_dict(m.VerifyItem(id="1", type=m.ItemType.CASE, raw_text="x"))
+        assert type(item["type"]) is str
