@@ -408,3 +408,40 @@ class TestParsedHtml:
         assert set(parsed.tags) <= ALLOWED_TAGS
         assert parsed.balanced
         assert _case(HOSTILE)._repr_html_().lower().count("<script") == 0
+
+
+class TestFromThePipeline:
+    """A response made by ``verify`` (not by hand) renders what the pipeline found."""
+
+    def test_mismatch_row_shows_the_year_and_the_link(self) -> None:
+        """A wrong year shows as cited/found in its row, with the authority and its link."""
+        import datetime as dt
+
+        import citeverify
+        from citeverify.citations import CaseCitation, parse
+        from citeverify.providers import Authority, Memory
+
+        if not isinstance(parse("384 U.S. 436"), CaseCitation):
+            pytest.skip("the case parser is a placeholder here")
+        miranda = Authority(
+            kind="case",
+            reference="test:miranda",
+            provider="test",
+            citations=("384 U.S. 436",),
+            name="Miranda v. Arizona",
+            court=Court(name="Supreme Court of the United States", jurisdiction="us"),
+            court_id="scotus",
+            decided=dt.date(1966, 6, 13),
+            documents=(Document(provider="justia", url="https://supreme.justia.com/us/384/436/"),),
+        )
+        response = citeverify.verify(
+            [{"id": "m", "type": "case", "rawText": "Miranda v. Arizona, 384 U.S. 436 (1965)"}],
+            provider=Memory([miranda], complete={"U.S."}),
+        )
+        html = response._repr_html_()
+        parsed = structure(html)
+        text = " ".join(parsed.text)
+        assert "mismatch" in text
+        assert "year : cited 1965, found 1966" in text  # <b>year</b>: cited ..., found ...
+        assert "Miranda v. Arizona (1966)" in text
+        assert parsed.hrefs == ["https://supreme.justia.com/us/384/436/"]

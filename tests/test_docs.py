@@ -166,7 +166,7 @@ REQUIREMENTS: dict[str, tuple[Callable[[], bool], str]] = {
         "the CourtListener provider is not installed",
     ),
     "importer": (
-        _module("citeverify.importers.courtlistener"),
+        _module("citeverify.importers._cli", "register"),
         "the CourtListener bulk importer is not installed",
     ),
     "fastapi": (_module("fastapi"), "FastAPI is not installed"),
