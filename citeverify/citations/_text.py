@@ -58,8 +58,8 @@ def clean(text: str) -> str:
 
 # Bluebook introductory signals, longest first so "See, e.g.," wins over "See".
 _SIGNAL: Final = re.compile(
-    r"^(?:(?:see|but\s+see|see\s+also|but\s+cf\.?|cf\.?|compare|accord|contra|"
-    r"see\s+generally|e\.g\.|but)(?:,?\s+e\.g\.)?,?\s+)",
+    r"^(?:see\s+also|see\s+generally|but\s+see|but\s+cf\.?|see|cf\.?|compare|"
+    r"e\.g\.|but)(?:,?\s+e\.g\.)?(?:,?\s+|,?$)",
     re.IGNORECASE,
 )
 
