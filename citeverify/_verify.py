@@ -157,7 +157,7 @@ def _year(authority: Authority) -> int | None:
 
 
 def _short(authority: Authority) -> str:
-    name = authority.name or "an authority"
+    name = authority.name or f"a {authority.kind} with no name on record"
     cite = authority.citations[0] if authority.citations else authority.reference
     year = _year(authority)
     return f"{name}, {cite}" + (f" ({year})" if year and authority.kind == "case" else "")
@@ -328,6 +328,8 @@ class _Run:
         name = compare_case_name(parsed, authority)
         if name is not None:
             comparisons.append(name)
+        elif parsed.case_name and not authority.name:
+            notes.append("the case name was not compared: the source records no name for it")
         year, note = compare_year(parsed, authority)
         if year is not None:
             comparisons.append(year)
@@ -705,10 +707,21 @@ def _nonempty(components: Any) -> Any:
 
 
 def _best(parsed: CaseCitation, authorities: Sequence[Authority]) -> Authority:
-    """Among several authorities at one citation, the one the cited name names."""
-    if parsed.case_name and len(authorities) > 1:
+    """Among several authorities at one citation, the one the citation describes best.
+
+    Several cases can share a first page (orders, companion cases); the one the
+    cited name names wins, then the one decided in the cited year, then the
+    provider's first.
+    """
+    if len(authorities) == 1:
+        return authorities[0]
+    if parsed.case_name:
         for authority in authorities:
             if authority.name and name_matches(parsed.case_name, authority.name):
+                return authority
+    if parsed.year is not None:
+        for authority in authorities:
+            if authority.decided is not None and authority.decided.year == parsed.year:
                 return authority
     return authorities[0]
 
