@@ -21,7 +21,8 @@ What it writes:
     a court's Bluebook abbreviation folded (``11thcir``, ``sdny``) ->
     ``[id, name, citation_string]``.
 ``states``
-    state abbreviation as in Bluebook (``Cal.``, ``N.Y.``) -> courts-db id of
+    state abbreviation as in Bluebook (``Cal.``, ``N.Y.``) or the state's name
+    (``California``) -> courts-db id of
     the state's high court (``cal``, ``ny``), used for jurisdictions
     (``us-cal``) of state codes and constitutions.
 """
@@ -189,6 +190,8 @@ def build_courts() -> dict[str, Any]:
     for court_id in STATE_COURT_IDS:
         cited = by_id[court_id]["citation_string"]
         states[cited] = court_id
+        # The state's name too ("Texas Constitution", "California Penal Code").
+        states[by_id[court_id]["location"]] = court_id
     states["N.Y."] = "ny"
     return {"courts": dict(sorted(table.items())), "states": states}
 
