@@ -1,0 +1,6 @@
+"""Importers that turn other sources' bulk data into LocalStore files.
+
+``courtlistener``: CourtListener's quarterly bulk-data dumps (``citeverify
+import courtlistener --dir DUMP_DIR --out STORE``).  Importers are not
+imported by ``verify``; load them explicitly.
+"""
