@@ -1,0 +1,209 @@
+"""The ASGI app over the pure handler: no framework, mounts anywhere.
+
+Bodies are counted while they stream and reading stops past the size limit (a
+``Content-Length`` over it is refused without reading at all), so a hostile
+client cannot make the server buffer more than the limit.  The handler runs in
+a worker thread by default, because a verify request may wait on a remote
+provider or the state database; ``offload=False`` runs it on the event loop
+(faster for a purely local, CPU-bound provider).
+
+The access log (logger ``citeverify.http.access``) records method, path
+without its query string, status, duration, request id and account name:
+never a header, a key or a body.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import time
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+from citeverify.http._handler import HttpRequest, HttpResponse, Service
+
+__all__ = ["AsgiApp", "create_asgi_app"]
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+
+access_logger = logging.getLogger("citeverify.http.access")
+
+
+def _content_length(headers: list[tuple[bytes, bytes]]) -> int | None:
+    for name, value in headers:
+        if name.lower() == b"content-length":
+            try:
+                return int(value)
+            except ValueError:
+                return None
+    return None
+
+
+class AsgiApp:
+    """An ASGI 3 application serving ``service``; closes its store on lifespan shutdown."""
+
+    def __init__(self, service: Service, *, offload: bool = True, close_store: bool = True):
+        self.service = service
+        self.offload = offload
+        self.close_store = close_store
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        kind = scope["type"]
+        if kind == "lifespan":
+            await self._lifespan(receive, send)
+            return
+        if kind != "http":  # websockets: not served
+            if kind == "websocket":
+                await send({"type": "websocket.close", "code": 1003})
+            return
+        started = time.perf_counter()
+        request = await self._read(scope, receive)
+        if request is None:  # the client went away
+            return
+        if self.offload:
+            loop = asyncio.get_running_loop()
+            response = await loop.run_in_executor(
+                None, functools.partial(self.service.handle, request)
+            )
+        else:
+            response = self.service.handle(request)
+        await send(
+            {
+                "type": "http.response.start",
+                "status": response.status,
+                "headers": [
+                    (name.encode("latin-1"), value.encode("latin-1"))
+                    for name, value in response.headers
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": response.body})
+        _log_access(request, response, started)
+
+    async def _read(self, scope: Scope, receive: Receive) -> HttpRequest | None:
+        raw_headers: list[tuple[bytes, bytes]] = list(scope.get("headers") or [])
+        headers = tuple(
+            (name.decode("latin-1"), value.decode("latin-1")) for name, value in raw_headers
+        )
+        path: str = scope.get("path") or "/"
+        root: str = scope.get("root_path") or ""
+        if root and path.startswith(root):
+            path = path[len(root) :] or "/"
+        method: str = scope.get("method", "GET")
+        limit = self.service.max_body_bytes
+        too_large = False
+        chunks: list[bytes] = []
+        declared = _content_length(raw_headers)
+        if declared is not None and declared > limit:
+            too_large = True  # refuse without reading a byte of it
+        else:
+            size = 0
+            while True:
+                message = await receive()
+                if message["type"] == "http.disconnect":
+                    return None
+                chunk: bytes = message.get("body", b"")
+                size += len(chunk)
+                if size > limit:
+                    too_large = True
+                    chunks.clear()
+                    break
+                if chunk:
+                    chunks.append(chunk)
+                if not message.get("more_body", False):
+                    break
+        return HttpRequest(method, path, headers, b"".join(chunks), too_large)
+
+    async def _lifespan(self, receive: Receive, send: Send) -> None:
+        while True:
+            message = await receive()
+            if message["type"] == "lifespan.startup":
+                await send({"type": "lifespan.startup.complete"})
+            elif message["type"] == "lifespan.shutdown":
+                if self.close_store:
+                    self.service.store.close()
+                await send({"type": "lifespan.shutdown.complete"})
+                return
+
+
+def _log_access(request: HttpRequest, response: HttpResponse, started: float) -> None:
+    if access_logger.isEnabledFor(logging.INFO):
+        access_logger.info(
+            '"%s %s" %d %.1fms id=%s account=%s',
+            request.method[:16],
+            request.path[:200],
+            response.status,
+            (time.perf_counter() - started) * 1000,
+            response.request_id,
+            response.account or "-",
+        )
+
+
+def create_asgi_app(
+    store: Any = None,
+    *,
+    provider: Any = None,
+    limits: Any = None,
+    offload: bool = True,
+    state: str | None = None,
+) -> AsgiApp:
+    """An ASGI app for the contract.
+
+    Give an ``AccountStore`` (``store``) or a state URL (``state``; default
+    ``$CITEVERIFY_STATE`` or the user data directory).  ``provider`` defaults
+    to the embedded corpus, ``limits`` to ``citeverify.Limits()``.
+    """
+    from citeverify.http._accounts import open_store
+
+    owned = store is None
+    service = Service(store or open_store(state), provider=provider, limits=limits)
+    return AsgiApp(service, offload=offload, close_store=owned)
+
+
+#: Environment the ``serve`` command hands to its workers (uvicorn starts each
+#: worker from an import string, possibly in a fresh process, so settings travel
+#: through the environment).
+ENV_OFFLOAD = "CITEVERIFY_SERVE_OFFLOAD"
+ENV_ACCESS_LOG = "CITEVERIFY_SERVE_ACCESS_LOG"
+ENV_LOG_LEVEL = "CITEVERIFY_SERVE_LOG_LEVEL"
+
+
+def configure_logging(access_log: bool = True, level: str = "info") -> None:
+    """Send the service's logs (and the access log, if wanted) to stderr."""
+    import sys
+
+    access = logging.getLogger("citeverify.http.access")
+    access.propagate = False
+    access.handlers.clear()
+    if access_log:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("%(asctime)s access %(message)s"))
+        access.addHandler(handler)
+        access.setLevel(logging.INFO)
+    else:
+        access.setLevel(logging.WARNING)
+    app = logging.getLogger("citeverify.http")
+    if not app.handlers:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s %(message)s"))
+        app.addHandler(handler)
+    app.setLevel(level.upper())
+
+
+def app_from_env() -> AsgiApp:
+    """The app ``citeverify serve`` runs in each worker (an ASGI app factory).
+
+    The state database comes from ``$CITEVERIFY_STATE``; ``$CITEVERIFY_SERVE_OFFLOAD``
+    set to ``0`` runs the handler on the event loop; the access log is on unless
+    ``$CITEVERIFY_SERVE_ACCESS_LOG`` is ``0``.
+    """
+    import os
+
+    configure_logging(
+        os.environ.get(ENV_ACCESS_LOG, "1") != "0", os.environ.get(ENV_LOG_LEVEL, "info")
+    )
+    return create_asgi_app(offload=os.environ.get(ENV_OFFLOAD, "1") != "0")

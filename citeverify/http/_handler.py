@@ -1,0 +1,284 @@
+"""The pure request handler: method, path, headers and body in; status, headers, body out.
+
+No framework and no I/O beyond the account store and the provider, so it is
+tested without a server and shared by the ASGI and WSGI adapters.  Every
+failure is the contract's error envelope; nothing else (no traceback, no HTML)
+ever reaches a client.
+
+Decisions where the contract is silent (its error codes are closed for its
+statuses, so we add no 413 or 415):
+
+- a body over the size limit, a ``Content-Type`` other than
+  ``application/json`` (UTF-8), or a body that is not JSON: 422
+  ``validation_error`` with a detail on ``body`` or ``Content-Type``;
+- an unknown path: 404 ``not_found``; a known path with another method: 405
+  ``method_not_allowed`` with ``Allow``;
+- checks run in the order route, method, key, content type, size, body, so a
+  caller without a valid key learns nothing about its body.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import uuid
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+import attrs
+
+from citeverify._codec import DEFAULT_LIMITS, Limits
+from citeverify._version import CONTRACT_VERSION, __version__
+from citeverify.errors import CiteverifyError, InternalError, RateLimited, Unauthorized
+from citeverify.http._accounts import AccountStore
+from citeverify.providers._base import Provider
+
+__all__ = ["VERIFY_PATH", "HttpRequest", "HttpResponse", "Service"]
+
+VERIFY_PATH = "/api/v1/verify"
+_GET = ("GET", "HEAD")
+_ROUTES: dict[str, tuple[str, ...]] = {
+    "/": _GET,
+    "/openapi.json": _GET,
+    VERIFY_PATH: ("POST",),
+}
+
+logger = logging.getLogger("citeverify.http")
+
+Headers = tuple[tuple[str, str], ...]
+
+
+def _lower_headers(headers: Iterable[tuple[str, str]] | Mapping[str, str]) -> Headers:
+    pairs = headers.items() if isinstance(headers, Mapping) else headers
+    return tuple((name.lower(), value) for name, value in pairs)
+
+
+@attrs.frozen
+class HttpRequest:
+    """One HTTP request as the handler sees it.
+
+    ``headers`` names are lower-cased on construction.  ``body_too_large`` is set
+    by an adapter that stopped reading a body past the size limit (``body`` is
+    then empty): the handler answers 422 once routing and the key have passed.
+    """
+
+    method: str
+    path: str
+    headers: Headers = attrs.field(default=(), converter=_lower_headers)
+    body: bytes = b""
+    body_too_large: bool = False
+
+    def header_values(self, name: str) -> list[str]:
+        """Every value of header ``name`` (case-insensitive), in order."""
+        name = name.lower()
+        return [value for key, value in self.headers if key == name]
+
+
+@attrs.frozen
+class HttpResponse:
+    """One HTTP response; ``request_id`` and ``account`` are for logs, never sent as data."""
+
+    status: int
+    headers: Headers
+    body: bytes
+    request_id: str = ""
+    account: str | None = None
+
+    def header(self, name: str) -> str | None:
+        """The first value of header ``name`` (case-insensitive), if any."""
+        name = name.lower()
+        return next((value for key, value in self.headers if key.lower() == name), None)
+
+    def json(self) -> Any:
+        """The body decoded as JSON."""
+        return json.loads(self.body)
+
+
+def _encode(payload: Any) -> bytes:
+    return json.dumps(payload, separators=(",", ":"), allow_nan=False).encode("ascii")
+
+
+def _new_request_id() -> str:
+    return uuid.uuid4().hex
+
+
+class Service:
+    """The HTTP face of the contract over an account store and a provider.
+
+    ``provider`` defaults to the embedded corpus (created on first use);
+    ``limits`` bound each request (``limits.max_body_bytes`` is also the size
+    at which the adapters stop reading a body).
+    """
+
+    def __init__(
+        self,
+        store: AccountStore,
+        *,
+        provider: Provider | None = None,
+        limits: Limits | None = None,
+        request_id: Callable[[], str] = _new_request_id,
+    ) -> None:
+        self.store = store
+        self.limits = limits or DEFAULT_LIMITS
+        self._provider = provider
+        self._provider_lock = threading.Lock()
+        self._new_id = request_id
+        self._info = _encode(
+            {
+                "service": "citeverify",
+                "version": __version__,
+                "contract": CONTRACT_VERSION,
+                "endpoints": {"verify": VERIFY_PATH, "openapi": "/openapi.json"},
+            }
+        )
+        self._openapi: bytes | None = None
+
+    @property
+    def max_body_bytes(self) -> int:
+        """Bodies longer than this are refused before they are parsed."""
+        return self.limits.max_body_bytes
+
+    @property
+    def provider(self) -> Provider:
+        """The provider verify requests use (the embedded corpus unless given)."""
+        if self._provider is None:
+            with self._provider_lock:
+                if self._provider is None:
+                    from citeverify.providers import default_provider
+
+                    self._provider = default_provider()
+        return self._provider
+
+    def openapi_bytes(self) -> bytes:
+        """The encoded OpenAPI document (built once)."""
+        if self._openapi is None:
+            from citeverify.http._openapi import openapi_document
+
+            self._openapi = _encode(openapi_document(self.limits))
+        return self._openapi
+
+    def handle(self, request: HttpRequest) -> HttpResponse:
+        """Answer one request; never raises."""
+        request_id = self._new_id()
+        try:
+            return self._route(request, request_id)
+        except Exception:
+            logger.exception(
+                "request %s failed: %s %s", request_id, request.method, request.path[:200]
+            )
+            return _error(InternalError("internal error", request_id=request_id), request_id)
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.handle(request)
+
+    # -- routing ----------------------------------------------------------------------
+
+    def _route(self, request: HttpRequest, request_id: str) -> HttpResponse:
+        methods = _ROUTES.get(request.path)
+        if methods is None:
+            return _envelope(404, "not_found", f"no such path: {request.path[:200]}", request_id)
+        method = request.method.upper()
+        if method not in methods:
+            response = _envelope(
+                405,
+                "method_not_allowed",
+                f"{request.path} accepts {', '.join(methods)}",
+                request_id,
+            )
+            return attrs.evolve(
+                response, headers=(*response.headers, ("allow", ", ".join(methods)))
+            )
+        if request.path == VERIFY_PATH:
+            return self._verify(request, request_id)
+        body = self._info if request.path == "/" else self.openapi_bytes()
+        return HttpResponse(
+            200,
+            _json_headers(request_id, len(body)),
+            b"" if method == "HEAD" else body,
+            request_id,
+        )
+
+    def _verify(self, request: HttpRequest, request_id: str) -> HttpResponse:
+        from citeverify._verify import verify_request
+
+        account_name: str | None = None
+        try:
+            account = self.store.authenticate(_bearer(request))
+            account_name = account.name
+            _check_content_type(request)
+            if request.body_too_large or len(request.body) > self.max_body_bytes:
+                raise _validation("body", f"body exceeds {self.max_body_bytes} bytes")
+            response = verify_request(
+                request.body,
+                provider=self.provider,
+                meter=self.store.meter(account),
+                limits=self.limits,
+            )
+        except CiteverifyError as error:
+            return attrs.evolve(_error(error, request_id), account=account_name)
+        body = _encode(response)
+        headers = (*_json_headers(request_id, len(body)), ("cache-control", "no-store"))
+        return HttpResponse(200, headers, body, request_id, account_name)
+
+
+# --- pieces -----------------------------------------------------------------------------
+
+
+def _json_headers(request_id: str, length: int) -> Headers:
+    return (
+        ("content-type", "application/json"),
+        ("content-length", str(length)),
+        ("x-request-id", request_id),
+    )
+
+
+def _envelope(status: int, code: str, message: str, request_id: str) -> HttpResponse:
+    body = _encode({"error": {"code": code, "message": message}})
+    return HttpResponse(status, _json_headers(request_id, len(body)), body, request_id)
+
+
+def _error(error: CiteverifyError, request_id: str) -> HttpResponse:
+    body = _encode(error.to_envelope())
+    headers = _json_headers(request_id, len(body))
+    if isinstance(error, RateLimited):
+        headers = (*headers, ("retry-after", str(error.retry_after)))
+    elif isinstance(error, Unauthorized):
+        headers = (*headers, ("www-authenticate", 'Bearer realm="citeverify"'))
+    return HttpResponse(error.http_status, headers, body, request_id)
+
+
+def _validation(field: str, message: str) -> CiteverifyError:
+    from citeverify.errors import ValidationError
+
+    return ValidationError(
+        "request is not a valid VerifyRequest", [{"field": field, "message": message}]
+    )
+
+
+def _bearer(request: HttpRequest) -> str:
+    values = request.header_values("authorization")
+    if not values:
+        raise Unauthorized("missing Authorization header (expected 'Bearer <API key>')")
+    if len(values) > 1:
+        raise Unauthorized("more than one Authorization header")
+    scheme, _, key = values[0].strip().partition(" ")
+    if scheme.lower() != "bearer" or not key.strip():
+        raise Unauthorized("malformed Authorization header (expected 'Bearer <API key>')")
+    return key.strip()
+
+
+def _check_content_type(request: HttpRequest) -> None:
+    values = request.header_values("content-type")
+    if not values:
+        raise _validation("Content-Type", "missing; send application/json")
+    media, *params = (part.strip() for part in values[0].split(";"))
+    if media.lower() != "application/json":
+        raise _validation("Content-Type", f"must be application/json, not {media[:60]!r}")
+    for param in params:
+        name, _, value = param.partition("=")
+        if name.strip().lower() == "charset" and value.strip().strip('"').lower() not in (
+            "utf-8",
+            "utf8",
+        ):
+            raise _validation("Content-Type", "the only charset accepted is utf-8")
