@@ -378,3 +378,49 @@ class TestSite:
         )
         assert done.returncode == 0, done.stderr[-4000:]
         assert (tmp_path / "site" / "reference" / "citeverify" / "index.html").exists()
+
+
+def _hook() -> Any:
+    spec = importlib.util.spec_from_file_location("docs_hook", DOCS / "_hooks" / "generated.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+class TestGenerated:
+    """The pages generated at build time show what the code has."""
+
+    def test_cli_page_lists_every_command(self) -> None:
+        """The command-line reference shows the help of every registered sub-command."""
+        from citeverify.cli import build_parser
+
+        page = _hook().on_page_markdown("<!-- generated: cli -->")
+        for action in build_parser()._actions:
+            for name in getattr(action, "choices", None) or ():
+                if isinstance(name, str):
+                    assert f"$ citeverify {name} --help" in page
+
+    def test_openapi_page_is_the_served_document(self) -> None:
+        """The HTTP reference embeds the document the app serves at /openapi.json."""
+        if unmet(("http",)):
+            pytest.skip("citeverify.http is not installed")
+        import httpx
+
+        from citeverify.http import create_wsgi_app, open_store
+
+        app = create_wsgi_app(open_store(":memory:"))
+        with httpx.Client(transport=httpx.WSGITransport(app=app), base_url="http://t") as c:
+            served = c.get("/openapi.json").json()
+        page = _hook().on_page_markdown("<!-- generated: openapi -->")
+        embedded = page.split("```json", 1)[1].split("```", 1)[0]
+        assert json.loads(textwrap.dedent(embedded)) == served
+        for path in served["paths"]:
+            assert f"`{path}`" in page
+
+    def test_changelog_page_is_the_changelog(self) -> None:
+        """The changelog page carries CHANGELOG.md's entries."""
+        page = _hook().on_page_markdown("<!-- generated: changelog -->")
+        assert "## [Unreleased]" in page
+        assert page.strip() in (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")

@@ -8,6 +8,7 @@ and a key made by ``citeverify keys create``, exactly as a user would.
 
 from __future__ import annotations
 
+import asyncio
 import importlib.util
 import os
 import subprocess
@@ -63,8 +64,33 @@ def load_example(name: str) -> ModuleType:
     assert spec is not None
     assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # as an import would: pydantic resolves annotations there
     spec.loader.exec_module(module)
     return module
+
+
+class ASGIClient:
+    """A synchronous face on httpx's async ASGI transport, for tests written like the WSGI ones.
+
+    (Starlette's TestClient would do, but it is deprecated over httpx.)
+    """
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    def request(self, method: str, url: str, **kwargs: Any) -> httpx.Response:
+        async def send() -> httpx.Response:
+            transport = httpx.ASGITransport(app=self.app)
+            async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as c:
+                return await c.request(method, url, **kwargs)
+
+        return asyncio.run(send())
+
+    def get(self, url: str, **kwargs: Any) -> httpx.Response:
+        return self.request("GET", url, **kwargs)
+
+    def post(self, url: str, **kwargs: Any) -> httpx.Response:
+        return self.request("POST", url, **kwargs)
 
 
 def create_key(state: Path, name: str = "example") -> str:
@@ -95,6 +121,32 @@ def key(state: Path) -> str:
     return create_key(state)
 
 
+@pytest.fixture(scope="module")
+def fastapi_client(state: Path) -> ASGIClient:
+    """examples/fastapi_app.py's app, loaded once with the module's state database."""
+    return ASGIClient(load_example("fastapi_app").app)
+
+
+def _wsgi_client(application: Any) -> httpx.Client:
+    return httpx.Client(
+        transport=httpx.WSGITransport(app=application), base_url="http://testserver"
+    )
+
+
+@pytest.fixture(scope="module")
+def flask_client(state: Path) -> Iterator[httpx.Client]:
+    """examples/flask_app.py's app, loaded once with the module's state database."""
+    with _wsgi_client(load_example("flask_app").app) as client:
+        yield client
+
+
+@pytest.fixture(scope="module")
+def django_client(state: Path) -> Iterator[httpx.Client]:
+    """examples/django_site.py's WSGI entry point (Django is configured once per process)."""
+    with _wsgi_client(load_example("django_site").application) as client:
+        yield client
+
+
 def _request(*texts: str) -> dict[str, Any]:
     return {"items": [{"id": str(i), "type": "case", "rawText": t} for i, t in enumerate(texts)]}
 
@@ -102,9 +154,7 @@ def _request(*texts: str) -> dict[str, Any]:
 class _ContractChecks:
     """The same checks of the mounted contract API, for every framework."""
 
-    client: httpx.Client
-
-    def check_contract_api(self, client: httpx.Client, key: str) -> None:
+    def check_contract_api(self, client: httpx.Client | ASGIClient, key: str) -> None:
         no_key = client.post("/api/v1/verify", json=_request(REAL))
         assert no_key.status_code == 401
         assert no_key.json()["error"]["code"] == "unauthorized"
@@ -134,18 +184,15 @@ class _ContractChecks:
 class TestFastAPI(_ContractChecks):
     """examples/fastapi_app.py: the ASGI app mounted in FastAPI, and a route calling verify."""
 
-    @pytest.fixture(scope="class")
-    def client(self, state: Path) -> Iterator[httpx.Client]:
-        from fastapi.testclient import TestClient
+    @pytest.fixture
+    def client(self, fastapi_client: ASGIClient) -> ASGIClient:
+        return fastapi_client
 
-        with TestClient(load_example("fastapi_app").app) as client:
-            yield client
-
-    def test_contract_api_is_mounted(self, client: httpx.Client, key: str) -> None:
+    def test_contract_api_is_mounted(self, client: ASGIClient, key: str) -> None:
         """POST /api/v1/verify answers as the contract says: 401 without key, 200, 422."""
         self.check_contract_api(client, key)
 
-    def test_own_route_calls_verify(self, client: httpx.Client) -> None:
+    def test_own_route_calls_verify(self, client: ASGIClient) -> None:
         """The application's /check route verifies with the library and lists problems."""
         answer = client.post("/check", json={"citations": [REAL, FABRICATED]})
         assert answer.status_code == 200, answer.text
@@ -156,7 +203,7 @@ class TestFastAPI(_ContractChecks):
             assert [p["citation"] for p in body["problems"]] == [FABRICATED]
             assert body["problems"][0]["outcome"] == "not_found"
 
-    def test_own_route_validates_with_fastapi(self, client: httpx.Client) -> None:
+    def test_own_route_validates_with_fastapi(self, client: ASGIClient) -> None:
         """The application's own route keeps FastAPI's validation (it is the app's route)."""
         assert client.post("/check", json={"cites": []}).status_code == 422
 
@@ -166,12 +213,9 @@ class TestFastAPI(_ContractChecks):
 class TestFlask(_ContractChecks):
     """examples/flask_app.py: the WSGI app beside Flask routes."""
 
-    @pytest.fixture(scope="class")
-    def client(self, state: Path) -> Iterator[httpx.Client]:
-        app = load_example("flask_app").app
-        transport = httpx.WSGITransport(app=app)
-        with httpx.Client(transport=transport, base_url="http://testserver") as client:
-            yield client
+    @pytest.fixture
+    def client(self, flask_client: httpx.Client) -> httpx.Client:
+        return flask_client
 
     def test_contract_api_is_routed(self, client: httpx.Client, key: str) -> None:
         """POST /api/v1/verify reaches citeverify's WSGI app: 401 without key, 200, 422."""
@@ -198,12 +242,9 @@ class TestFlask(_ContractChecks):
 class TestDjango(_ContractChecks):
     """examples/django_site.py: a one-file Django project with the WSGI app routed in."""
 
-    @pytest.fixture(scope="class")
-    def client(self, state: Path) -> Iterator[httpx.Client]:
-        application = load_example("django_site").application
-        transport = httpx.WSGITransport(app=application)
-        with httpx.Client(transport=transport, base_url="http://testserver") as client:
-            yield client
+    @pytest.fixture
+    def client(self, django_client: httpx.Client) -> httpx.Client:
+        return django_client
 
     def test_contract_api_is_routed(self, client: httpx.Client, key: str) -> None:
         """POST /api/v1/verify reaches citeverify's WSGI app: 401 without key, 200, 422."""
