@@ -78,8 +78,8 @@ citeverify_application = create_wsgi_app()
 def application(environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
     """The project's WSGI entry point: the contract's paths to citeverify, the rest to Django."""
     if environ.get("PATH_INFO", "").startswith("/api/v1/"):
-        return citeverify_application(environ, start_response)  # type: ignore[no-any-return]
-    return django_application(environ, start_response)
+        return citeverify_application(environ, start_response)
+    return django_application(environ, start_response)  # type: ignore[no-any-return]
 
 
 if __name__ == "__main__":
