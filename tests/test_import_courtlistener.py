@@ -257,7 +257,7 @@ class TestImport:
         assert authority.court.jurisdiction == "us"
         assert str(authority.decided) == "2009-05-18"
         assert authority.docket == "07-1015"
-        # CourtListener type order (official first), then the dump's citation id order.
+        # CourtListener type order (official first), then by reporter.
         assert authority.citations == ("556 U.S. 662", "173 L. Ed. 2d 868", "129 S. Ct. 1937")
         (document,) = [d for d in authority.documents if d.provider == "courtlistener"]
         assert document.url == "https://www.courtlistener.com/opinion/145875/ashcroft-v-iqbal/"

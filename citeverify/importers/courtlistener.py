@@ -75,7 +75,6 @@ _FILE = re.compile(
 )
 _SPORADIC_TYPES = frozenset({6, 7})  # LEXIS and WEST citation types
 _LEAD_TYPES = ("010combined", "015unamimous", "015unanimous", "020lead", "025plurality")
-_RANK_STEP = 10**12  # provisional rank: citation type * step + citation id, renumbered at the end
 _PROGRESS_TABLE = "_import_progress"
 
 _STAGING = """
@@ -380,7 +379,7 @@ class _Clusters(_Phase):
 
 class _Citations(_Phase):
     name = "citations"
-    columns = ("id", "volume", "reporter", "page", "type", "cluster_id")
+    columns = ("volume", "reporter", "page", "type", "cluster_id")
     required = ("volume", "reporter", "page", "cluster_id")
 
     def __init__(self, db: sqlite3.Connection, date: str | None) -> None:
@@ -389,13 +388,14 @@ class _Citations(_Phase):
         self.reporters: set[tuple[str, int]] = set()
 
     def rows(self, row: list[str], idx: list[int | None]) -> int:
-        citation_id, volume, reporter, page, kind, cluster = (_value(row, i) for i in idx)
+        volume, reporter, page, kind, cluster = (_value(row, i) for i in idx)
         cluster_id = _int(cluster)
         if not volume or not reporter or not page or cluster_id is None:
             return 0
         volume, reporter, page = volume.strip(), reporter.strip(), page.strip()
         type_ = _int(kind) or 99
-        rank = type_ * _RANK_STEP + (_int(citation_id) or 0) % _RANK_STEP
+        # Provisional: the type's order; ties and gaps are settled once at the end.
+        rank = type_ - 1
         number = int(page) if page.isdigit() else None
         self.batch.append(
             (reporter, volume, page, cluster_id, rank, f"{volume} {reporter} {page}", number)
@@ -669,15 +669,15 @@ def _finish(db: sqlite3.Connection, dump: DumpFiles) -> None:
     try:
         for statement in _citation_indexes():
             db.execute(statement.replace("CREATE INDEX", "CREATE INDEX IF NOT EXISTS", 1))
-        # Ranks: 0 for the primary citation (lowest CourtListener type), then parallels.
+        # Ranks: 0 for the primary citation (lowest CourtListener type), then parallels;
+        # only rows whose provisional rank (type - 1) is not already that are rewritten.
         db.execute(
-            "WITH r AS (SELECT reporter, volume, page, authority_id, "
+            "WITH r AS (SELECT reporter, volume, page, authority_id, rank, "
             "ROW_NUMBER() OVER (PARTITION BY authority_id ORDER BY rank, reporter, volume, page)"
-            " - 1 AS n FROM citations WHERE rank >= ?) "
-            "UPDATE citations SET rank = r.n FROM r WHERE citations.reporter = r.reporter "
-            "AND citations.volume = r.volume AND citations.page = r.page "
-            "AND citations.authority_id = r.authority_id",
-            (_RANK_STEP,),
+            " - 1 AS n FROM citations) "
+            "UPDATE citations SET rank = r.n FROM r WHERE r.rank != r.n "
+            "AND citations.reporter = r.reporter AND citations.volume = r.volume "
+            "AND citations.page = r.page AND citations.authority_id = r.authority_id"
         )
         # The text of a case: its lead (or combined) opinion, else its first opinion.
         db.execute(
