@@ -14,6 +14,12 @@ An HTML comment just above a block changes how it runs (it is invisible on the s
     <!-- docs-test: requires=parser,corpus -->
     <!-- docs-test: exit=1 -->
     <!-- docs-test: output -->
+    <!-- docs-test: export=CITEVERIFY_KEY -->   (the block's last printed line, as that variable)
+    <!-- docs-test: server -->                  (start the command in the background)
+
+A ``server`` block runs its command in the background on a free port (the page shows
+``127.0.0.1:8000``; that address is replaced in the blocks after it), and the server is
+stopped when the page is done.
 
 A ``skip`` block is still compiled and is reported as its own skipped test with its
 reason.  A block whose ``requires`` are not installed (a part of the package that has
@@ -33,9 +39,11 @@ import json
 import os
 import re
 import shlex
+import socket
 import subprocess
 import sys
 import textwrap
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -64,6 +72,8 @@ class Block:
     requires: tuple[str, ...] = ()
     exit: int = 0
     output: bool = False
+    server: bool = False
+    export: str | None = None
 
     @property
     def where(self) -> str:
@@ -88,6 +98,10 @@ def _directives(body: str, where: str) -> dict[str, Any]:
             found["exit"] = int(value)
         elif key == "output" and not value:
             found["output"] = True
+        elif key == "server" and not value:
+            found["server"] = True
+        elif key == "export" and re.fullmatch(r"[A-Z_][A-Z0-9_]*", value):
+            found["export"] = value
         else:
             raise ValueError(f"{where}: unknown docs-test directive {token!r}")
     return found
@@ -204,8 +218,64 @@ def _commands(code: str) -> list[str]:
     return commands
 
 
-def run_shell(block: Block, workdir: Path, env: dict[str, str]) -> str:
-    """Run a shell block's ``citeverify`` commands; return what they printed on stdout."""
+#: The address pages show for a server they start; the tests use a free port instead.
+SHOWN_ADDRESS = "127.0.0.1:8000"
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@attrs.define
+class Servers:
+    """Servers a page started (``server`` blocks), stopped when the page is done."""
+
+    port: int = attrs.field(factory=_free_port)
+    running: list[subprocess.Popen[bytes]] = attrs.field(factory=list)
+
+    @property
+    def address(self) -> str:
+        return f"127.0.0.1:{self.port}"
+
+    def start(self, argv: list[str], block: Block, workdir: Path, env: dict[str, str]) -> None:
+        """Start ``argv`` with the page's port; wait until it accepts connections."""
+        argv = [a.replace(SHOWN_ADDRESS.split(":")[1], str(self.port)) for a in argv]
+        log = (workdir / f"server-{block.line}.log").open("wb")
+        process = subprocess.Popen(argv, cwd=workdir, env=env, stdout=log, stderr=log)
+        self.running.append(process)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if process.poll() is not None:
+                raise AssertionError(
+                    f"{block.where}: the server exited {process.returncode}:\n"
+                    + (workdir / f"server-{block.line}.log").read_text(errors="replace")[-2000:]
+                )
+            with (
+                contextlib.suppress(OSError),
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2),
+            ):
+                return
+            time.sleep(0.1)
+        raise AssertionError(f"{block.where}: the server did not listen within 30 s")
+
+    def stop(self) -> None:
+        for process in self.running:
+            process.terminate()
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
+def run_shell(block: Block, workdir: Path, env: dict[str, str], servers: Servers) -> str:
+    """Run a shell block's ``citeverify`` commands; return what they printed on stdout.
+
+    In a ``server`` block the command is started in the background on the page's port.
+    """
     printed = []
     for command in _commands(block.code):
         argv = shlex.split(command)
@@ -214,6 +284,9 @@ def run_shell(block: Block, workdir: Path, env: dict[str, str]) -> str:
                 f"{block.where}: only `citeverify ...` commands run in docs tests; mark this "
                 f'block <!-- docs-test: skip="why" --> to show {argv[0]!r} without running it'
             )
+        if block.server:
+            servers.start([sys.executable, "-m", "citeverify", *argv[1:]], block, workdir, env)
+            continue
         done = subprocess.run(
             [sys.executable, "-m", "citeverify", *argv[1:]],
             cwd=workdir,
@@ -248,10 +321,31 @@ def run_page(page: Path, workdir: Path, monkeypatch: pytest.MonkeyPatch) -> None
     monkeypatch.chdir(workdir)
     (workdir / "examples").symlink_to(ROOT / "examples")
     namespace: dict[str, Any] = {"__name__": f"docs:{page.stem}"}
+    servers = Servers()
+    try:
+        not_run = _run_blocks(page, workdir, env, namespace, servers, monkeypatch)
+    finally:
+        servers.stop()
+    if not_run:
+        where = page.relative_to(ROOT) if page.is_relative_to(ROOT) else page
+        reasons = " | ".join(f"lines {lines}: {why}" for why, lines in not_run.items())
+        pytest.skip(f"{where}: the other blocks ran; not run here: {reasons}")
+
+
+def _run_blocks(
+    page: Path,
+    workdir: Path,
+    env: dict[str, str],
+    namespace: dict[str, Any],
+    servers: Servers,
+    monkeypatch: pytest.MonkeyPatch,
+) -> dict[str, list[int]]:
     printed = ""
     not_run: dict[str, list[int]] = {}
     after_skip = False
     for block in blocks(page):
+        if servers.running:
+            block = attrs.evolve(block, code=block.code.replace(SHOWN_ADDRESS, servers.address))
         if block.skip is not None or block.lang not in _RUN_LANGS:
             continue
         if block.output and after_skip:
@@ -267,7 +361,7 @@ def run_page(page: Path, workdir: Path, monkeypatch: pytest.MonkeyPatch) -> None
                 exec(compile(block.code, block.where, "exec"), namespace)
             printed = buffer.getvalue()
         elif block.lang in ("sh", "bash", "console"):
-            printed = run_shell(block, workdir, env)
+            printed = run_shell(block, workdir, env, servers)
         elif block.lang == "json":
             json.loads(block.code)
         elif block.output:
@@ -275,10 +369,12 @@ def run_page(page: Path, workdir: Path, monkeypatch: pytest.MonkeyPatch) -> None
                 f"{block.where}: the page shows\n{block.code}\n"
                 f"but the block above printed\n{printed}"
             )
-    if not_run:
-        where = page.relative_to(ROOT) if page.is_relative_to(ROOT) else page
-        reasons = " | ".join(f"lines {lines}: {why}" for why, lines in not_run.items())
-        pytest.skip(f"{where}: the other blocks ran; not run here: {reasons}")
+        if block.export is not None:
+            lines = printed.strip().splitlines()
+            assert lines, f"{block.where}: nothing printed to export as {block.export}"
+            env[block.export] = lines[-1].strip()
+            monkeypatch.setenv(block.export, env[block.export])
+    return not_run
 
 
 class TestPages:
@@ -349,6 +445,30 @@ class TestHarness:
         work.mkdir()
         with pytest.raises(AssertionError, match="the page shows"):
             run_page(page, work, monkeypatch)
+
+    def test_server_block_serves_the_blocks_after_it(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """A server block starts a real server on a free port that later blocks reach."""
+        if unmet(("http",)):
+            pytest.skip("citeverify.http is not installed")
+        docs = tmp_path / "docs"
+        docs.mkdir()
+        page = docs / "p.md"
+        page.write_text(
+            "<!-- docs-test: export=CITEVERIFY_KEY -->\n"
+            "```sh\nciteverify keys create harness --limit 5\n```\n\n"
+            "<!-- docs-test: server -->\n```sh\nciteverify serve --port 8000\n```\n\n"
+            "```python\nimport os, httpx\n"
+            "r = httpx.get('http://127.0.0.1:8000/')\n"
+            "assert r.status_code == 200, r.text\n"
+            "assert os.environ['CITEVERIFY_KEY']\n"
+            "print('ok')\n```\n\n"
+            "<!-- docs-test: output -->\n```text\nok\n```\n"
+        )
+        work = tmp_path / "work"
+        work.mkdir()
+        run_page(page, work, monkeypatch)
 
     def test_every_page_has_a_runnable_block_or_none_at_all(self) -> None:
         """Pages exist and the extractor finds the Python blocks of the tutorial."""
