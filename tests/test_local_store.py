@@ -548,6 +548,7 @@ class TestUserStores:
         )
         assert isinstance(found, Found)
         assert found.authorities[0].court.jurisdiction == "us-ca11"
+        assert found.authorities[0].date_is_filing  # a filing date gets one year's slack
         assert found.as_of == "2024-12-31T00:00:00Z"
         assert isinstance(missing, NotFound)
         assert missing.within is None

@@ -148,6 +148,7 @@ class _Record:
     status_note: str | None
     text_id: int | None
     subdivisions_complete: bool
+    date_is_filing: bool = False
     citations: list[tuple[str, str, str, str, int | None, int | None]] = attrs.Factory(list)
     documents: list[tuple[str, str, str | None, bool | None]] = attrs.Factory(list)
     identifiers: list[tuple[str, str, str]] = attrs.Factory(list)
@@ -197,6 +198,10 @@ class LocalStore:
             if self._embedded:
                 uri += "&immutable=1"  # the shipped file never changes: skip locking
             connection = sqlite3.connect(uri, uri=True, check_same_thread=True)
+            # Lookups read scattered index pages: map the file and keep more of it
+            # cached than SQLite's 2 MB default (matters for large imported stores).
+            connection.execute("PRAGMA mmap_size = 268435456")
+            connection.execute("PRAGMA cache_size = -65536")
             self._local.connection = connection
         return connection
 
@@ -375,7 +380,7 @@ class LocalStore:
             marks = ", ".join("?" for _ in chunk)
             for row in db.execute(
                 "SELECT id, kind, reference, name, court_id, decided, docket, status, "
-                "status_note, text_id, subdivisions_complete FROM authorities "
+                "status_note, text_id, subdivisions_complete, date_is_filing FROM authorities "
                 f"WHERE id IN ({marks})",
                 chunk,
             ):
@@ -391,6 +396,7 @@ class LocalStore:
                     status_note=row[8],
                     text_id=row[9],
                     subdivisions_complete=bool(row[10]),
+                    date_is_filing=bool(row[11]),
                 )
             for row in db.execute(
                 "SELECT authority_id, reporter, volume, page, cite, page_number, last_page "
@@ -584,6 +590,7 @@ class LocalStore:
             court=court,
             court_id=record.court_id,
             decided=dt.date.fromisoformat(record.decided) if record.decided else None,
+            date_is_filing=record.date_is_filing,
             first_page=first_page,
             last_page=last_page,
             documents=self._documents(record),
