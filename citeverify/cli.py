@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import logging
 import sys
 from collections.abc import Sequence
 
@@ -48,6 +49,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # Retries are reported in the verdicts they lead to; stamina's per-retry log
+    # lines would otherwise reach stderr through logging's last-resort handler.
+    logging.getLogger("stamina").setLevel(logging.ERROR)
     parser = build_parser()
     args = parser.parse_args(argv)
     func = getattr(args, "func", None)
