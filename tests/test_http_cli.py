@@ -146,7 +146,9 @@ class Server:
         self.port = free_port()
         self.log = log
         self.url = f"http://127.0.0.1:{self.port}"
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        root = str(Path(__file__).resolve().parents[1])
+        path = os.pathsep.join([root, os.environ.get("PYTHONPATH", "")])
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONPATH": path}
         self.process = subprocess.Popen(
             [
                 sys.executable,
@@ -161,6 +163,7 @@ class Server:
             stdout=subprocess.DEVNULL,
             stderr=log.open("wb"),
             env=env,
+            cwd=root,
         )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:

@@ -198,7 +198,8 @@ def app_from_env() -> AsgiApp:
     """The app ``citeverify serve`` runs in each worker (an ASGI app factory).
 
     The state database comes from ``$CITEVERIFY_STATE``; ``$CITEVERIFY_SERVE_OFFLOAD``
-    set to ``0`` runs the handler on the event loop; the access log is on unless
+    set to ``1`` runs the handler in a thread pool (default: on the event loop, the
+    faster choice for the embedded corpus); the access log is on unless
     ``$CITEVERIFY_SERVE_ACCESS_LOG`` is ``0``.
     """
     import os
@@ -206,4 +207,4 @@ def app_from_env() -> AsgiApp:
     configure_logging(
         os.environ.get(ENV_ACCESS_LOG, "1") != "0", os.environ.get(ENV_LOG_LEVEL, "info")
     )
-    return create_asgi_app(offload=os.environ.get(ENV_OFFLOAD, "1") != "0")
+    return create_asgi_app(offload=os.environ.get(ENV_OFFLOAD, "0") == "1")
