@@ -1,5 +1,7 @@
 """``citeverify keys`` in-process, and one real ``citeverify serve`` on loopback."""
 
+# ruff: noqa: F811  (pytest fixtures imported from tests.conftest_http)
+
 from __future__ import annotations
 
 import json
@@ -7,6 +9,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,7 +22,13 @@ from citeverify.errors import Forbidden, Unauthorized
 from citeverify.http import open_store
 from citeverify.http._accounts import looks_like_key
 from citeverify.http._cli import _safe_url
-from tests.conftest_http import auth, body_billing, free_port
+from tests.conftest_http import (  # noqa: F401  (fixtures)
+    auth,
+    body_billing,
+    free_port,
+    postgres_url,
+    state_url,
+)
 
 
 @pytest.fixture
@@ -142,7 +151,7 @@ class TestKeysCommand:
 
 
 class Server:
-    def __init__(self, state: str, log: Path) -> None:
+    def __init__(self, state: str, log: Path, workers: int = 1) -> None:
         self.port = free_port()
         self.log = log
         self.url = f"http://127.0.0.1:{self.port}"
@@ -252,3 +261,37 @@ class TestServe:
         assert "Secret v. Body" not in log
         assert "api_key" not in log
         assert "Traceback" not in log
+
+
+@pytest.mark.slow
+def test_two_workers_share_the_quota_exactly(state_url: str, tmp_path: Path) -> None:
+    """Two uvicorn worker processes over one state database bill a quota exactly."""
+    with open_store(state_url) as store:
+        key = store.create("racer", 300, "day")
+    server = Server(state_url, tmp_path / "serve.log", workers=2)
+    statuses: list[int] = []
+    lock = threading.Lock()
+
+    def work() -> None:
+        mine: list[int] = []
+        with httpx.Client(base_url=server.url, timeout=30) as client:
+            while True:
+                response = client.post("/api/v1/verify", content=body_billing(4), headers=auth(key))
+                mine.append(response.status_code)
+                if response.status_code != 200:
+                    break
+        with lock:
+            statuses.extend(mine)
+
+    try:
+        threads = [threading.Thread(target=work) for _ in range(6)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        server.stop()
+    assert set(statuses) == {200, 429}
+    with open_store(state_url) as store:
+        used = store.charge(store.get("racer"), 0).used
+    assert used == 4 * statuses.count(200) == 300

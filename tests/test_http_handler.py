@@ -1,5 +1,7 @@
 """The pure handler: routing, keys, content types, sizes, hostile bodies, quota, failures."""
 
+# ruff: noqa: F811  (pytest fixtures imported from tests.conftest_http)
+
 from __future__ import annotations
 
 import datetime as dt
@@ -7,6 +9,7 @@ import json
 import logging
 import shutil
 import tempfile
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,7 +17,13 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    invariant,
+    precondition,
+    rule,
+    run_state_machine_as_test,
+)
 
 from citeverify._codec import Limits
 from citeverify.errors import Forbidden, Unauthorized
@@ -28,7 +37,13 @@ from citeverify.http import (
     open_store,
 )
 from citeverify.http._accounts import new_key, seconds_until, window_bounds
-from tests.conftest_http import PROVIDER, FakeClock, body_billing
+from tests.conftest_http import (  # noqa: F401  (postgres_url is a fixture)
+    PROVIDER,
+    FakeClock,
+    body_billing,
+    fresh_postgres_database,
+    postgres_url,
+)
 
 VERIFY = "/api/v1/verify"
 
@@ -394,11 +409,15 @@ class KeyLifecycle(RuleBasedStateMachine):
     """Create, use, regenerate, revoke, disable, enable, roll windows; the model predicts
     every status code and every usage figure."""
 
+    #: Set to a function returning a fresh PostgreSQL URL to run on PostgreSQL instead.
+    postgres: Any = None
+
     def __init__(self) -> None:
         super().__init__()
         self.dir = tempfile.mkdtemp(prefix="cv-sm-")
         self.clock = FakeClock(dt.datetime(2024, 12, 31, 20, 0, tzinfo=dt.UTC))
-        self.store = open_store(str(Path(self.dir) / "s.sqlite3"), clock=self.clock)
+        url = self.postgres() if self.postgres else str(Path(self.dir) / "s.sqlite3")
+        self.store = open_store(url, clock=self.clock)
         self.service = Service(self.store, provider=PROVIDER)
         self.accounts: dict[str, dict[str, Any]] = {}
         self.used: dict[tuple[str, str], int] = {}
@@ -531,3 +550,49 @@ KeyLifecycle.TestCase.settings = settings(
 
 class TestKeyLifecycle(KeyLifecycle.TestCase):  # type: ignore[misc,valid-type]
     """The state machine above, run by pytest."""
+
+
+@pytest.mark.postgres
+def test_key_lifecycle_on_postgres(postgres_url: str) -> None:
+    """The same state machine, fewer runs, against a real PostgreSQL server."""
+
+    class OnPostgres(KeyLifecycle):
+        postgres = staticmethod(lambda: fresh_postgres_database(postgres_url))
+
+    run_state_machine_as_test(
+        OnPostgres,
+        settings=settings(
+            max_examples=15,
+            stateful_step_count=25,
+            deadline=None,
+            suppress_health_check=list(HealthCheck),
+        ),
+    )
+
+
+class TestConcurrentRequests:
+    def test_threads_through_the_handler_bill_exactly(self, store: AccountStore) -> None:
+        """Eight threads posting until refused bill exactly the limit, each 200 counted once."""
+        service = Service(store, provider=PROVIDER)
+        key = store.create("racer", 200, "day")
+        successes: list[int] = []
+        lock = threading.Lock()
+
+        def work() -> None:
+            mine = 0
+            while True:
+                response = post(service, body_billing(3), key)
+                if response.status == 429:
+                    break
+                assert response.status == 200
+                mine += 1
+            with lock:
+                successes.append(mine)
+
+        threads = [threading.Thread(target=work) for _ in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        used = store.charge(store.get("racer"), 0).used
+        assert used == 3 * sum(successes) == 198  # 66 requests of 3; a 67th would pass 200
