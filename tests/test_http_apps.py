@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import io
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, MutableMapping
 from pathlib import Path
 from typing import Any
 
@@ -165,7 +165,7 @@ def run_asgi(app: AsgiApp, scope: dict[str, Any], chunks: list[bytes]) -> tuple[
         read += 1
         return {"type": "http.request", "body": chunks[read - 1], "more_body": read < len(chunks)}
 
-    async def send(message: dict[str, Any]) -> None:
+    async def send(message: MutableMapping[str, Any]) -> None:
         sent.append(message)
 
     base = {"type": "http", "method": "POST", "path": VERIFY, "headers": [], "root_path": ""}

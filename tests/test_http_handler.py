@@ -186,7 +186,7 @@ class TestAuthentication:
         self, service: Service, key: str, value: str | None
     ) -> None:
         """No usable bearer token: 401 unauthorized, with a Bearer challenge."""
-        headers = (("Content-Type", "application/json"),)
+        headers: tuple[tuple[str, str], ...] = (("Content-Type", "application/json"),)
         if value is not None:
             headers += (("Authorization", value),)
         response = service.handle(HttpRequest("POST", VERIFY, headers, body_billing(1)))
