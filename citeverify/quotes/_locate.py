@@ -241,6 +241,8 @@ class QuoteIndex:
         self._page_offsets = [offset for offset, _ in pages]
         self._page_numbers = [page for _, page in pages]
         self._paragraphs = list(text.paragraphs or self._norm.paragraphs)
+        self._notes = self._footnote_pages()
+        self._note_starts = [start for start, _, _ in self._notes]
 
     @property
     def pages(self) -> tuple[tuple[int, int], ...]:
@@ -439,21 +441,53 @@ class QuoteIndex:
 
     # -- pages and paragraphs --
 
+    def _page_at(self, offset: int) -> int | None:
+        i = bisect.bisect_right(self._page_offsets, offset) - 1
+        if i >= 0:
+            return self._page_numbers[i]
+        if self._page_before_first and self._page_numbers[0] > 1:
+            return self._page_numbers[0] - 1
+        return None
+
     def _pages_of(self, start: int, end: int) -> tuple[int, ...]:
         offsets, numbers = self._page_offsets, self._page_numbers
         if not offsets:
             return ()
-        i = bisect.bisect_right(offsets, start) - 1
-        pages: list[int] = []
-        if i >= 0:
-            pages.append(numbers[i])
-        elif self._page_before_first and numbers[0] > 1:
-            pages.append(numbers[0] - 1)
-        j = i + 1
+        if self._notes:
+            i = bisect.bisect_right(self._note_starts, start) - 1
+            if i >= 0 and start < self._notes[i][1]:
+                return (self._notes[i][2],)  # a footnote printed at the end
+        first = self._page_at(start)
+        pages: list[int] = [] if first is None else [first]
+        j = bisect.bisect_right(offsets, start)
         while j < len(offsets) and offsets[j] < end:
             pages.append(numbers[j])
             j += 1
         return tuple(pages)
+
+    def _footnote_pages(self) -> list[tuple[int, int, int]]:
+        """``(start, end, page)`` of footnotes gathered at the end of the text
+        (``[12] text`` lines, CourtListener's layout), each on the page of its
+        call (``[12]`` or ``<sup>[12]</sup>`` in the body); empty when the
+        calls are not in the text or no page is known."""
+        text = self._source
+        if not self._page_offsets or "[" not in text:
+            return []
+        starts = list(_NOTE_START.finditer(text))
+        if not starts:
+            return []
+        body_end = starts[0].start()
+        calls: dict[str, int] = {}
+        for call in _NOTE_CALL.finditer(text, 0, body_end):
+            calls.setdefault(call[1] or call[2], call.start())
+        notes: list[tuple[int, int, int]] = []
+        for i, note in enumerate(starts):
+            end = starts[i + 1].start() if i + 1 < len(starts) else len(text)
+            called = calls.get(note[1])
+            page = None if called is None else self._page_at(called)
+            if page is not None:
+                notes.append((note.start(), end, page))
+        return notes
 
     def _paragraph_of(self, start: int) -> int | None:
         number = bisect.bisect_right(self._paragraphs, start)
@@ -475,6 +509,9 @@ def _advancing(marks: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
 
 
 _GAP_TOKEN = "\x00gap"
+# Footnotes at the end of a text, and their calls in the body.
+_NOTE_START = re.compile(r"(?:^|\n|<p>)[ \t]*\[(\d{1,3})\][ \t]")
+_NOTE_CALL = re.compile(r"<sup>\s*\[(\d{1,3})\]\s*</sup>|(?<=[^\s>])\[(\d{1,3})\]")
 
 
 class _Alignment:

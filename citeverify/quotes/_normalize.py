@@ -80,10 +80,12 @@ _LOOKS_LIKE_MARKUP = re.compile(r"<(?:/?[A-Za-z][A-Za-z0-9]{0,15}\b[^<>]{0,2000}
 # a line break (hyphenation).  A break followed by a form feed or a footnote rule
 # is a hyphenation across a slip-opinion page end; the header goes separately.
 _JOINER = re.compile(
-    "[\\-\u2010\u2011\u00ad\u2013'\u2019\u02bc\\[\\]](?<=[^\\W_].)"
-    "(?:[ \\t]*\\n[ \\t]*)?(?=[^\\W_]|\\x0c|[ \\t]*\u2014{4})"
+    "[\\-\u2010\u2011\u00ad\u2013](?<=[^\\W_].)(?:[ \\t]*\\n[ \\t]*)?"
+    "(?=[^\\W_]|\\x0c|[ \\t]*\u2014{4})"
+    "|['\u2019\u02bc\\[\\]](?<=[^\\W_].)(?=[^\\W_])"
 )
-_SOFT_HYPHEN = re.compile("\u00ad+")
+# A soft hyphen marks where a word may break: it and the break after it go.
+_SOFT_HYPHEN = re.compile("\u00ad[\\s\u00ad]*")
 # Footnote markers: one or two digits glued after punctuation that follows a word
 # (``held.1``, ``served,6``; not ``3.131``), after a word (``term12``), in brackets.
 _NOTE_AFTER_PUNCT = re.compile("[.,;:!?\"'\u201d\u2019)\\]](?<=[^\\d\\s].)(\\d{1,2})(?=\\s|\\Z)")
@@ -103,7 +105,6 @@ _LABEL = (
 )
 _HEADER_AT = re.compile(r"[^\n]*\n(?:[ \t]*\n|" + _LABEL + r"){0,8}[ \t]*")
 _HEADER_START = re.compile(r"\x0c|\(Slip Opinion\)|Cite as: \d{1,3} U\. ?S\.")
-_BARE_PAGE = re.compile(r"\n([ \t]{10,}\d{1,3}[ \t]*)(?=\n)")
 _FOOTNOTE_RULE = re.compile("^[ \\t]*\u2014{4,}[ \\t]*$", re.MULTILINE)
 _FOOTNOTE_NUMBER = re.compile(r"^[ \t]{1,6}\d{1,3}(?=[ \t]+\S)", re.MULTILINE)
 
@@ -183,7 +184,10 @@ def _markup(text: str) -> tuple[list[_Edit], list[tuple[int, int]], list[int]]:
 
 
 def _headers(text: str) -> Iterator[_Edit]:
-    """Slip-opinion page headers with the label lines under them, and bare page numbers."""
+    """Slip-opinion page headers, with the label lines and page numbers under them.
+
+    A number alone on a line elsewhere is left alone: in a slip opinion it is a
+    section heading (``1``, ``2``), and a quotation may run through it."""
     position = 0
     for match in _HEADER_START.finditer(text):
         start = match.start()
@@ -199,8 +203,6 @@ def _headers(text: str) -> Iterator[_Edit]:
             continue
         position = header.end()
         yield _Edit(start, position)
-    for match in _BARE_PAGE.finditer(text):
-        yield _Edit(match.start(1), match.end(1))
 
 
 def _noise(text: str, uneven: frozenset[str]) -> list[_Edit]:
