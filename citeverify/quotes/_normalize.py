@@ -83,7 +83,11 @@ _JOINER = re.compile(
     "[\\-\u2010\u2011\u00ad\u2013](?<=[^\\W_].)(?:[ \\t]*\\n[ \\t]*)?"
     "(?=[^\\W_]|\\x0c|[ \\t]*\u2014{4})"
     "|['\u2019\u02bc\\[\\]](?<=[^\\W_].)(?=[^\\W_])"
+    "|[ ]\\](?<=[^\\W_] \\])(?=[^\\W_])"  # the authority's own ``[f ]raming``
 )
+# In a quotation only: a hyphen and a space before a lower-case word is a line-end
+# hyphenation flattened by copying (``con- cern``).
+_QUOTE_JOINER = re.compile("[\\-\u00ad](?<=[^\\W_].)[ \\t]+(?=[a-z])")
 # A soft hyphen marks where a word may break: it and the break after it go.
 _SOFT_HYPHEN = re.compile("\u00ad[\\s\u00ad]*")
 # Footnote markers: one or two digits glued after punctuation that follows a word
@@ -205,9 +209,11 @@ def _headers(text: str) -> Iterator[_Edit]:
         yield _Edit(start, position)
 
 
-def _noise(text: str, uneven: frozenset[str]) -> list[_Edit]:
+def _noise(text: str, uneven: frozenset[str], quote: bool = False) -> list[_Edit]:
     """Every edit that cleaning makes to plain ``text`` (unsorted, possibly overlapping)."""
     edits: list[_Edit] = []
+    if quote:
+        edits.extend(_Edit(m.start(), m.end()) for m in _QUOTE_JOINER.finditer(text))
     if "\x0c" in text or "Cite as:" in text or "(Slip Opinion)" in text:
         edits.extend(_headers(text))
     edits.extend(_Edit(m.start(), m.end()) for m in _JOINER.finditer(text))
@@ -327,10 +333,10 @@ def _strip_markup(text: str) -> tuple[str, _PieceMap | None, list[tuple[int, int
     return builder.text(), builder.map, marks, paragraphs
 
 
-def _clean_plain(text: str) -> tuple[str, _PieceMap | None]:
+def _clean_plain(text: str, quote: bool = False) -> tuple[str, _PieceMap | None]:
     """Plain ``text`` with noise removed, footnote blocks moved to the end, and folded."""
     table, uneven = _fold_tables(text)
-    merged = _merged(_noise(text, uneven))
+    merged = _merged(_noise(text, uneven, quote))
     regions = _footnote_regions(text)
     if not merged and not regions:
         return _translate(text, table).lower(), None
@@ -424,10 +430,14 @@ class Normalized:
         return self.span(first)[0], self.span(last)[1]
 
 
-def normalize_text(text: str) -> Normalized:
-    """``text`` in matching form, with the original offsets of every word."""
+def normalize_text(text: str, *, quote: bool = False) -> Normalized:
+    """``text`` in matching form, with the original offsets of every word.
+
+    ``quote`` is for quotations: a hyphen followed by a space and a lower-case
+    word (``con- cern``, a hyphenation flattened by copying) joins the word.
+    """
     plain, markup_map, marks, paragraphs = _strip_markup(text)
-    clean, noise_map = _clean_plain(plain)
+    clean, noise_map = _clean_plain(plain, quote)
     parts = _SPLIT.split(clean)
     bounds = list(itertools.accumulate(map(len, parts), initial=0))
     first_part = 0 if parts[0] else 2

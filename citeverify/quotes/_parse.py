@@ -180,7 +180,7 @@ def _word_bounds(quote: str, start: int, end: int) -> tuple[int, int]:
 
 
 def _fold(fragment: str) -> str:
-    return "".join(normalize_text(fragment).text.split())
+    return "".join(normalize_text(fragment, quote=True).text.split())
 
 
 class _Assembler:
@@ -195,7 +195,7 @@ class _Assembler:
     def text(self, start: int, end: int) -> None:
         if start >= end:
             return
-        norm = normalize_text(self.quote[start:end])
+        norm = normalize_text(self.quote[start:end], quote=True)
         for k in range(norm.word_count):
             self.words.append(norm.word(k))
             word_start, word_end = norm.span(k)
