@@ -1,4 +1,4 @@
-"""The quotation locator: normalisation, quote parsing, near misses, pages, one scan, hostile input."""
+"""The quotation locator: normalisation, parsing, near misses, pages, one scan, hostile input."""
 
 from __future__ import annotations
 
