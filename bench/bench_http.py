@@ -6,7 +6,8 @@ returns a fixed body, served by the same uvicorn with the same options (the
 ceiling any app on this server and machine can reach).
 
 Load comes from wrk when it is installed (one thread, 8 connections, a fixed
-time), else from a threaded httpx client.  The load generator shares the
+time, best of three runs; errors are counted over all of them), else from a
+threaded httpx client.  The load generator shares the
 machine's cores with the server, so both figures are lower than on a separate
 client machine; the ratio is the fair comparison.
 
@@ -178,19 +179,28 @@ def _load_httpx(url: str, key: str, seconds: float) -> dict[str, Any]:
     }
 
 
-def _measure(url: str, key: str, seconds: float, work: Path) -> dict[str, Any]:
+def _measure(url: str, key: str, seconds: float, work: Path, rounds: int) -> dict[str, Any]:
+    """The best of ``rounds`` timed runs (by requests/s): the machine is shared, and the
+    best run is the one least disturbed by other work."""
     import httpx
 
     headers = {"Authorization": f"Bearer {key}", "Content-Type": "application/json"}
     for _ in range(200):  # warm: corpus opened, caches filled, connections set up
         httpx.post(url, content=BODY, headers=headers)
-    if shutil.which("wrk"):
-        body_file = work / "body.json"
-        body_file.write_text(BODY)
-        script = work / "post.lua"
-        script.write_text(WRK_SCRIPT)
-        return {**_load_wrk(url, key, body_file, script, seconds), "client": "wrk"}
-    return {**_load_httpx(url, key, seconds), "client": "httpx threads"}
+    runs = []
+    for _ in range(rounds):
+        if shutil.which("wrk"):
+            body_file = work / "body.json"
+            body_file.write_text(BODY)
+            script = work / "post.lua"
+            script.write_text(WRK_SCRIPT)
+            runs.append({**_load_wrk(url, key, body_file, script, seconds), "client": "wrk"})
+        else:
+            runs.append({**_load_httpx(url, key, seconds), "client": "httpx threads"})
+    best = max(runs, key=lambda r: r["rps"])
+    best["errors"] = sum(r["errors"] for r in runs)
+    best["requests"] = sum(r["requests"] for r in runs)
+    return best
 
 
 def _serve(work: Path, state: str, offload: bool) -> tuple[subprocess.Popen[bytes], str]:
@@ -209,7 +219,8 @@ def _serve(work: Path, state: str, offload: bool) -> tuple[subprocess.Popen[byte
 def run(quick: bool = False) -> list[dict[str, Any]]:
     from citeverify.http import open_store
 
-    seconds = 2.0 if quick else 5.0
+    seconds = 2.0 if quick else 4.0
+    rounds = 1 if quick else 3
     rows: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(prefix="cv-bench-http-") as folder:
         work = Path(folder)
@@ -225,7 +236,7 @@ def run(quick: bool = False) -> list[dict[str, Any]]:
         )
         try:
             _wait(f"http://127.0.0.1:{port}/", fixed)
-            base = _measure(f"http://127.0.0.1:{port}/", key, seconds, work)
+            base = _measure(f"http://127.0.0.1:{port}/", key, seconds, work, rounds)
         finally:
             _stop(fixed)
         baseline = f"fixed-body ASGI app, same uvicorn: {base['rps']:,.0f} req/s"
@@ -242,7 +253,7 @@ def run(quick: bool = False) -> list[dict[str, Any]]:
                 )
                 assert check.status_code == 200
                 assert len(check.json()["results"]) == 10
-                got = _measure(url, key, seconds, work)
+                got = _measure(url, key, seconds, work, rounds)
             finally:
                 _stop(process)
             bench = f"http {label} ({got['client']}, {CONNECTIONS} conns, 10 items)"

@@ -237,6 +237,9 @@ class TestServe:
         assert httpx.get(server.url + "/api/v1/verify").headers["allow"] == "POST"
         response = httpx.post(server.url + "/api/v1/verify", content=body_billing(1))
         assert response.json()["error"]["code"] == "unauthorized"
+        head = httpx.head(server.url + "/")
+        assert head.status_code == 200
+        assert head.content == b""
 
     def test_zz_shutdown_is_graceful_and_the_log_is_clean(self, served: tuple[Server, str]) -> None:
         """SIGTERM shuts the server down cleanly (uvicorn re-raises the signal after its
@@ -250,6 +253,7 @@ class TestServe:
             content=secret_body,
             headers=auth(key),
         )
+        httpx.get(server.url + "/keys/" + key)  # a key pasted into a path
         assert server.stop() in (0, -signal.SIGTERM)
         log = server.log.read_text()
         assert "Application shutdown complete" in log

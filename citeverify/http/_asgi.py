@@ -21,7 +21,7 @@ import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
-from citeverify.http._handler import HttpRequest, HttpResponse, Service
+from citeverify.http._handler import HttpRequest, HttpResponse, Service, loggable_path
 
 __all__ = ["AsgiApp", "create_asgi_app"]
 
@@ -135,7 +135,7 @@ def _log_access(request: HttpRequest, response: HttpResponse, started: float) ->
         access_logger.info(
             '"%s %s" %d %.1fms id=%s account=%s',
             request.method[:16],
-            request.path[:200],
+            loggable_path(request.path),
             response.status,
             (time.perf_counter() - started) * 1000,
             response.request_id,

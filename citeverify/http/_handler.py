@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import threading
 import uuid
 from collections.abc import Callable, Iterable, Mapping
@@ -34,7 +35,7 @@ from citeverify.errors import CiteverifyError, InternalError, RateLimited, Unaut
 from citeverify.http._accounts import AccountStore
 from citeverify.providers._base import Provider
 
-__all__ = ["VERIFY_PATH", "HttpRequest", "HttpResponse", "Service"]
+__all__ = ["VERIFY_PATH", "HttpRequest", "HttpResponse", "Service", "loggable_path"]
 
 VERIFY_PATH = "/api/v1/verify"
 _GET = ("GET", "HEAD")
@@ -47,6 +48,14 @@ _ROUTES: dict[str, tuple[str, ...]] = {
 logger = logging.getLogger("citeverify.http")
 
 Headers = tuple[tuple[str, str], ...]
+
+_KEYISH = re.compile(r"cv_live_[A-Za-z0-9]*")
+
+
+def loggable_path(path: str) -> str:
+    """``path`` as logs may show it: at most 200 characters, anything shaped like one of
+    our keys redacted (a client may paste a key into a URL; logs must never hold one)."""
+    return _KEYISH.sub("cv_live_[redacted]", path[:200])
 
 
 def _lower_headers(headers: Iterable[tuple[str, str]] | Mapping[str, str]) -> Headers:
@@ -165,7 +174,10 @@ class Service:
             return self._route(request, request_id)
         except Exception:
             logger.exception(
-                "request %s failed: %s %s", request_id, request.method, request.path[:200]
+                "request %s failed: %s %s",
+                request_id,
+                request.method[:16],
+                loggable_path(request.path),
             )
             return _error(InternalError("internal error", request_id=request_id), request_id)
 

@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from citeverify.http._handler import HttpRequest, Service
+from citeverify.http._handler import HttpRequest, Service, loggable_path
 
 __all__ = ["WsgiApp", "create_wsgi_app"]
 
@@ -61,7 +61,7 @@ class WsgiApp:
             access_logger.info(
                 '"%s %s" %d %.1fms id=%s account=%s',
                 request.method[:16],
-                request.path[:200],
+                loggable_path(request.path),
                 response.status,
                 (time.perf_counter() - started) * 1000,
                 response.request_id,
