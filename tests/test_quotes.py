@@ -343,8 +343,9 @@ class TestOneScan:
         """Many quotations cost one automaton scan and one normalisation of the text."""
         scans: list[int] = []
         normalisations: list[int] = []
-        real_automaton = locate_module.ahocorasick.Automaton
-        real_normalize = locate_module.normalize_text
+        automata = getattr(locate_module, "ahocorasick")  # noqa: B009
+        real_automaton = automata.Automaton
+        real_normalize = getattr(locate_module, "normalize_text")  # noqa: B009
 
         class Counting:
             def __init__(self) -> None:
@@ -361,7 +362,7 @@ class TestOneScan:
             normalisations.append(len(text))
             return real_normalize(text, **kwargs)
 
-        monkeypatch.setattr(locate_module.ahocorasick, "Automaton", Counting)
+        monkeypatch.setattr(automata, "Automaton", Counting)
         monkeypatch.setattr(locate_module, "normalize_text", counting_normalize)
         text = cited_opinions()["511 U.S. 738"]["plain_text"]
         index = QuoteIndex(AuthorityText(text))

@@ -275,7 +275,7 @@ def altered(quote: str, rng: random.Random, picks: int | None = None) -> tuple[s
     # last among them (it needs the first word intact); notes and spacing at the end.
     order = [bracket_replace, ellipsis, word_suffix, sic, bracket_capital, quote_marks]
     order += [one_line, trailing_note]
-    for alteration in sorted(chosen, key=order.index):
+    for alteration in sorted(chosen, key=lambda a: order.index(a)):
         result = alteration(quote, rng)
         if result is not None:
             quote = result
