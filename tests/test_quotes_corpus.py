@@ -273,8 +273,10 @@ def altered(quote: str, rng: random.Random, picks: int | None = None) -> tuple[s
     names = []
     # Word-level alterations first, so their positions are the passage's; capitalisation
     # last among them (it needs the first word intact); notes and spacing at the end.
-    order = [bracket_replace, ellipsis, word_suffix, sic, bracket_capital, quote_marks]
-    order += [one_line, trailing_note]
+    order: list[Callable[[str, random.Random], str | None]] = [
+        bracket_replace, ellipsis, word_suffix, sic, bracket_capital, quote_marks,
+        one_line, trailing_note,
+    ]  # fmt: skip
     for alteration in sorted(chosen, key=lambda a: order.index(a)):
         result = alteration(quote, rng)
         if result is not None:
