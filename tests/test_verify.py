@@ -53,7 +53,9 @@ ROE = Authority(
             identifiers=(Identifier("courtlistener", "opinion", "108713"),),
         ),
     ),
-    load_text=lambda: AuthorityText(ROE_TEXT, pages=((0, 153), (250, 154))),
+    load_text=lambda: AuthorityText(
+        ROE_TEXT, pages=((0, 153), (ROE_TEXT.index("The detriment"), 154))
+    ),
 )
 MIRANDA = Authority(
     kind="case",
