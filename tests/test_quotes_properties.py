@@ -1,0 +1,146 @@
+"""Properties of the quotation locator over random passages of real opinions."""
+
+from __future__ import annotations
+
+import functools
+import random
+import time
+from collections.abc import Callable
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from citeverify.providers._base import AuthorityText
+from citeverify.quotes import QuoteIndex, normalize
+from tests.test_quotes_corpus import (
+    INTOLERABLE,
+    TOLERATED,
+    _check_found,
+    cited_opinions,
+    cited_text,
+    expected_pages,
+    passages,
+    slip_opinions,
+)
+
+# Two opinions of each kind: star-paged older opinions, slip opinions with headers.
+CITED = ("420 U.S. 103", "511 U.S. 738")
+SLIP = (0, 17)
+
+Alteration = Callable[[str, random.Random], str | None]
+PROPERTY = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@functools.cache
+def _index(key: str) -> tuple[QuoteIndex, AuthorityText, bool]:
+    if key in CITED:
+        text = cited_text(key)
+        return QuoteIndex(text), text, False
+    text = AuthorityText(slip_opinions()[int(key)]["plain_text"])
+    return QuoteIndex(text), text, True
+
+
+_OPINIONS = st.sampled_from([*CITED, *(str(i) for i in SLIP)])
+
+
+@PROPERTY
+@given(
+    key=_OPINIONS,
+    rng=st.randoms(use_true_random=False),
+    alterations=st.lists(st.sampled_from(TOLERATED), unique=True, max_size=4),
+)
+def test_tolerated_alterations_are_found_at_the_passage(
+    key: str, rng: random.Random, alterations: list[Alteration]
+) -> None:
+    """Any combination of tolerated alterations of a real passage is found there, on its page."""
+    index, text, slip = _index(key)
+    chosen = passages(text.text, rng, 1, slip=slip, words=(12, 30))
+    if not chosen:
+        return
+    passage = chosen[0]
+    quote, names = passage.quote, []
+    order = [a for a in TOLERATED if a in alterations]
+    for alteration in order:
+        result = alteration(quote, rng)
+        if result is not None:
+            quote, names = result, [*names, alteration.__name__]
+    match = index.locate(quote)
+    _check_found(match, passage, names, text.text)
+    if text.pages and (match.start, match.end) == (passage.start, passage.end):
+        assert match.pages == expected_pages(text.pages, passage.start, passage.end)
+
+
+@PROPERTY
+@given(
+    key=_OPINIONS,
+    rng=st.randoms(use_true_random=False),
+    edit=st.sampled_from(INTOLERABLE),
+)
+def test_a_single_intolerable_edit_is_never_found(
+    key: str, rng: random.Random, edit: Alteration
+) -> None:
+    """One changed, dropped, added or swapped word, or a dropped 'not', is never found."""
+    index, text, slip = _index(key)
+    for passage in passages(text.text, rng, 6, slip=slip, words=(10, 30)):
+        quote = edit(passage.quote, rng)
+        if quote is None:
+            continue
+        if " " + normalize(quote)[0] + " " in " " + normalize(text.text)[0] + " ":
+            continue  # the edited words happen to be elsewhere in the text
+        assert index.locate(quote).status != "found", (passage.quote, quote)
+        return
+
+
+@settings(max_examples=150, deadline=None)
+@given(quote=st.text(max_size=400))
+def test_any_quotation_is_answered_without_raising(quote: str) -> None:
+    """Whatever the quotation, the answer is a QuoteMatch with a known status."""
+    index, text, _ = _index(CITED[0])
+    match = index.locate(quote)
+    assert match.status in {"found", "near", "absent"}
+    if match.start is not None and match.end is not None:
+        assert text.text[match.start : match.end] == match.passage
+
+
+@settings(max_examples=150, deadline=None)
+@given(text=st.text(max_size=600), quote=st.text(max_size=200))
+def test_any_text_and_quotation_are_answered_without_raising(text: str, quote: str) -> None:
+    """Arbitrary authority text with arbitrary quotations never raises."""
+    match = QuoteIndex(AuthorityText(text)).locate(quote)
+    assert match.status in {"found", "near", "absent"}
+    if match.start is not None and match.end is not None:
+        assert 0 <= match.start <= match.end <= len(text)
+        assert text[match.start : match.end] == match.passage
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    words=st.lists(st.sampled_from(["the", "court", "not", "held", "-", "[a]", "..."]), max_size=60)
+)
+def test_a_text_quoted_whole_is_found(words: list[str]) -> None:
+    """A text made of real words is found when quoted exactly, alterations and all."""
+    text = " ".join(words)
+    if not {"the", "court", "not", "held"} & set(words):
+        return  # only alterations: nothing claimed to look for
+    match = QuoteIndex(AuthorityText(text)).locate(text)
+    assert match.status == "found"
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    word=st.sampled_from(["the", "a", "jurisdiction", "...", "[t]he", "not", "§"]),
+    repeats=st.integers(min_value=1000, max_value=3000),
+)
+def test_hostile_quotations_stay_linear(word: str, repeats: int) -> None:
+    """A quotation of one word repeated thousands of times is answered within a second."""
+    index, _, _ = _index(CITED[1])
+    started = time.perf_counter()
+    index.locate(" ".join([word] * repeats))
+    assert time.perf_counter() - started < 1.0
+
+
+def test_the_property_opinions_have_pages() -> None:
+    """The star-paged opinions used above really carry page marks (so pages are checked)."""
+    for cite in CITED:
+        assert cited_text(cite).pages
+        assert cited_opinions()[cite]["star_pages"]
