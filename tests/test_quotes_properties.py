@@ -58,7 +58,7 @@ def test_tolerated_alterations_are_found_at_the_passage(
     if not chosen:
         return
     passage = chosen[0]
-    quote, names = passage.quote, []
+    quote, names = passage.quote, list[str]()
     order = [a for a in TOLERATED if a in alterations]
     for alteration in order:
         result = alteration(quote, rng)
