@@ -596,3 +596,14 @@ class TestConcurrentRequests:
             thread.join()
         used = store.charge(store.get("racer"), 0).used
         assert used == 3 * sum(successes) == 198  # 66 requests of 3; a 67th would pass 200
+
+
+class TestEncoding:
+    def test_bodies_are_utf8_even_with_a_lone_surrogate(self) -> None:
+        """Non-ASCII text is sent as UTF-8; a lone surrogate falls back to escapes."""
+        from citeverify.http._handler import _encode
+
+        assert _encode({"a": "§ 1983"}) == '{"a":"§ 1983"}'.encode()
+        escaped = _encode({"a": "\ud800x"})
+        assert escaped == b'{"a":"\\ud800x"}'
+        escaped.decode("utf-8")

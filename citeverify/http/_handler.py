@@ -105,7 +105,20 @@ class HttpResponse:
 
 
 def _encode(payload: Any) -> bytes:
-    return json.dumps(payload, separators=(",", ":"), allow_nan=False).encode("ascii")
+    """Compact UTF-8 JSON.  Payloads are trees of plain values (no cycle check needed);
+    a lone surrogate that slipped into a string falls back to ASCII escapes, so the
+    body is always valid UTF-8."""
+    try:
+        text = json.dumps(
+            payload,
+            separators=(",", ":"),
+            allow_nan=False,
+            ensure_ascii=False,
+            check_circular=False,
+        )
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(payload, separators=(",", ":"), allow_nan=False).encode("ascii")
 
 
 def _new_request_id() -> str:
