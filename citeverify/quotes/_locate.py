@@ -338,14 +338,25 @@ class QuoteIndex:
                 break
         return spans
 
-    def _fits(self, unit: Segment | Wild, word: int) -> bool:
-        """Whether ``unit`` occurs starting at word index ``word``."""
+    def _starts(self, unit: Segment | Wild, first: int, last: int) -> list[int]:
+        """The words from ``first`` to ``last`` (inclusive) at which ``unit`` begins."""
         norm = self._norm
+        size = len(unit.words) if isinstance(unit, Segment) else 1
+        first = max(first, 0)
+        last = min(last, norm.word_count - size)
+        if last < first:
+            return []
         if isinstance(unit, Wild):
-            return word < norm.word_count and unit.accepts(norm.word(word))
-        if word + len(unit.words) > norm.word_count:
-            return False
-        return norm.text.startswith(unit.pattern, norm.starts[word])
+            return [w for w in range(first, last + 1) if unit.accepts(norm.word(w))]
+        # A segment: one C-level search over the window, not a check per word.
+        text, pattern, starts = norm.text, unit.pattern, norm.starts
+        found: list[int] = []
+        stop = starts[last] + len(pattern)
+        position = text.find(pattern, starts[first], stop)
+        while position >= 0:
+            found.append(norm.word_at(position))
+            position = text.find(pattern, position + 1, stop)
+        return found
 
     def _extend_right(self, plan: _Plan, anchor: int, stop: int) -> int | None:
         """The word after the last unit, extending from the anchor rightwards."""
@@ -356,12 +367,9 @@ class QuoteIndex:
             size = len(unit.words) if isinstance(unit, Segment) else 1
             reached: set[int] = set()
             for state in states:
-                for skip in range(gap.low, gap.high + 1):
-                    word = state + skip
-                    if word + size > self._norm.word_count:
-                        break
-                    if self._fits(unit, word):
-                        reached.add(word + size)
+                reached.update(
+                    w + size for w in self._starts(unit, state + gap.low, state + gap.high)
+                )
             if not reached:
                 return None
             states = sorted(reached)[:MAX_STATES]
@@ -376,12 +384,7 @@ class QuoteIndex:
             size = len(unit.words) if isinstance(unit, Segment) else 1
             reached: set[int] = set()
             for state in states:
-                for skip in range(gap.low, gap.high + 1):
-                    word = state - skip - size
-                    if word < 0:
-                        break
-                    if self._fits(unit, word):
-                        reached.add(word)
+                reached.update(self._starts(unit, state - gap.high - size, state - gap.low - size))
             if not reached:
                 return None
             states = sorted(reached, reverse=True)[:MAX_STATES]

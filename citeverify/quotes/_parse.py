@@ -77,10 +77,11 @@ class Segment:
 
     words: tuple[str, ...]
     spans: tuple[tuple[int, int], ...]
+    #: The words as a pattern of the normalised text: ``" w1 w2 "``.
+    pattern: str = attrs.field(init=False, eq=False, repr=False)
 
-    @property
-    def pattern(self) -> str:
-        """The words as an automaton pattern: ``" w1 w2 "``."""
+    @pattern.default
+    def _pattern(self) -> str:
         return " " + " ".join(self.words) + " "
 
 
@@ -196,8 +197,15 @@ class _Assembler:
         if start >= end:
             return
         norm = normalize_text(self.quote[start:end], quote=True)
+        self.words.extend(norm.text.split())
+        if not norm.maps:  # nothing rewritten: the word bounds are the offsets
+            bounds, first = norm.bounds, norm.first_part
+            self.spans.extend(
+                (start + bounds[first + 2 * k], start + bounds[first + 2 * k + 1])
+                for k in range(norm.word_count)
+            )
+            return
         for k in range(norm.word_count):
-            self.words.append(norm.word(k))
             word_start, word_end = norm.span(k)
             self.spans.append((start + word_start, start + word_end))
 
