@@ -589,7 +589,14 @@ class _Run:
             )
             return [self._quote_result(i, p, verdict) for i, p in zip(items, parents, strict=True)]
         index = quote_locator.QuoteIndex(text)
-        matches = index.locate_many([i.quote_text or "" for i in items])
+        # A passage can occur twice (syllabus and opinion); prefer the cited pin page.
+        prefer: list[int | None] = [
+            p.citation.pin.first
+            if isinstance(p.citation, CaseCitation) and p.citation.pin is not None
+            else None
+            for p in parents
+        ]
+        matches = index.locate_many([i.quote_text or "" for i in items], prefer_pages=prefer)
         return [
             self._quote_verdict(item, parent, authority, text, match)
             for item, parent, match in zip(items, parents, matches, strict=True)

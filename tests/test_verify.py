@@ -467,3 +467,24 @@ def test_unavailable_with_retry_time_says_when() -> None:
 
     [r] = run(case("410 U.S. 113"), provider=Throttled())["results"]
     assert "2030-01-01" in r["verdict"]["message"]
+
+
+def test_repeated_passage_is_matched_on_the_cited_page() -> None:
+    """A passage printed twice (syllabus and opinion) matches where the pin points."""
+    passage = "the quality of mercy is not strained it droppeth as the gentle rain from heaven"
+    text = f"Syllabus. {passage}. Opinion of the Court. Other words here. {passage}. End."
+    twice = Authority(
+        kind="case",
+        reference="t:twice",
+        provider="test",
+        citations=("500 U.S. 1",),
+        name="A v. B",
+        decided=dt.date(1990, 1, 1),
+        first_page=1,
+        last_page=9,
+        load_text=lambda: AuthorityText(text, pages=((0, 1), (text.index("Opinion"), 5))),
+    )
+    provider = Memory([twice], complete=["U.S."])
+    for pin in ("1", "5"):
+        out = run(case(f"A v. B, 500 U.S. 1, {pin} (1990)"), quote(passage), provider=provider)
+        assert out["results"][1]["verdict"]["status"] == "verified", pin
