@@ -157,6 +157,8 @@ def _year(authority: Authority) -> int | None:
 
 
 def _short(authority: Authority) -> str:
+    if authority.kind != "case":  # enacted text: its heading already leads with the citation
+        return authority.name or (authority.citations[0] if authority.citations else "")
     name = authority.name or f"a {authority.kind} with no name on record"
     cite = authority.citations[0] if authority.citations else authority.reference
     year = _year(authority)
