@@ -178,6 +178,8 @@ _EX_REL: Final = re.compile(r"\bex\s+rel\.?\s+", re.IGNORECASE)
 
 
 def _fold(text: str) -> str:
+    if text.isascii():
+        return text.casefold()
     text = unicodedata.normalize("NFKD", text)
     text = "".join(ch for ch in text if not unicodedata.combining(ch))
     return text.replace("\u2019", "'").replace("\u2018", "'").casefold()
@@ -213,12 +215,9 @@ def normalize_party(party: str) -> tuple[str, ...]:
 
 def _is_initialism(word: str, found: tuple[str, ...]) -> bool:
     """Whether ``word`` spells the initials of consecutive found words (NLRB, FCC)."""
-    if len(word) < 2:
-        return False
-    for start in range(len(found) - len(word) + 1):
-        if all(found[start + i][0] == ch for i, ch in enumerate(word)):
-            return True
-    return False
+    # A run of consecutive words spells ``word`` exactly when ``word`` is a
+    # substring of the string of all the words' first letters.
+    return len(word) >= 2 and word in "".join(f[0] for f in found)
 
 
 def _party_matches(cited: tuple[str, ...], found: tuple[str, ...]) -> bool:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+from typing import Final
+
 from citeverify.citations._types import (
     CaseCitation,
     ConstitutionCitation,
@@ -30,12 +33,36 @@ __all__ = [
 KINDS = ("case", "statute", "rule", "constitution", "link")
 
 
+#: Citations recur across briefs (every motion to dismiss cites Twombly and Iqbal),
+#: and a parse result is immutable, so results for short texts are kept; the
+#: bound keeps hostile input from growing it.
+_CACHE_SIZE: Final = 16_384
+_CACHE_MAX_TEXT: Final = 512
+
+
 def parse(text: str, kind: str = "case") -> ParsedCitation:
     """Parse ``text`` as a citation of ``kind``; never raises.
 
     Text that is not a citation of that kind gives ``NotACitation`` with a
-    message saying what was expected.
+    message saying what was expected.  Results are immutable and cached for
+    texts up to 512 characters (``parse.cache_clear()`` empties the cache).
     """
+    if isinstance(text, str) and isinstance(kind, str) and len(text) <= _CACHE_MAX_TEXT:
+        return _cached_parse(text, kind)
+    return _parse(text, kind)
+
+
+@lru_cache(maxsize=_CACHE_SIZE)
+def _cached_parse(text: str, kind: str) -> ParsedCitation:
+    return _parse(text, kind)
+
+
+def cache_clear() -> None:
+    """Forget cached parse results (for benchmarks and tests)."""
+    _cached_parse.cache_clear()
+
+
+def _parse(text: str, kind: str) -> ParsedCitation:
     if not isinstance(text, str):
         return NotACitation(
             kind=str(kind), raw=repr(text), message="citation text must be a string"
