@@ -84,6 +84,43 @@ done = function(summary, latency, requests)
 end
 """
 
+# The same measurement, but every request carries 10 citations not seen before in
+# the run (distinct pins and pages over the whole corpus), so no parse result is
+# reused: the figure for traffic with no repetition at all.
+WRK_DISTINCT_SCRIPT = """
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+wrk.headers["Authorization"] = "Bearer " .. os.getenv("CV_BENCH_KEY")
+local bodies = {}
+for line in io.lines(os.getenv("CV_BENCH_BODIES")) do bodies[#bodies + 1] = line end
+local i = 0
+request = function()
+  i = i % #bodies + 1
+  return wrk.format(nil, nil, nil, bodies[i])
+end
+""" + WRK_SCRIPT.split('wrk.headers["Authorization"]', 1)[1].split("\n", 1)[1]
+
+
+def _distinct_bodies(path: Path, count: int) -> None:
+    """``count`` request bodies of 10 case citations, no citation text repeated."""
+    from bench.bench_verify import make_items
+
+    seen: set[str] = set()
+    lines: list[str] = []
+    batch: list[dict[str, str]] = []
+    seed = 0
+    while len(lines) < count and seed < 50:
+        for item in make_items(10_000, seed=seed):
+            if item["rawText"] in seen:
+                continue
+            seen.add(item["rawText"])
+            batch.append({**item, "id": str(len(batch))})
+            if len(batch) == 10:
+                lines.append(json.dumps({"items": batch}))
+                batch = []
+        seed += 1
+    path.write_text("\n".join(lines[:count]) + "\n")
+
 
 def _free_port() -> int:
     with socket.socket() as sock:
@@ -192,7 +229,13 @@ def _cpu_seconds(pid: int) -> float:
 
 
 def _measure(
-    url: str, key: str, seconds: float, work: Path, rounds: int, pid: int
+    url: str,
+    key: str,
+    seconds: float,
+    work: Path,
+    rounds: int,
+    pid: int,
+    bodies: Path | None = None,
 ) -> dict[str, Any]:
     """The best of ``rounds`` timed runs (by requests/s): the machine is shared, and the
     best run is the one least disturbed by other work."""
@@ -208,7 +251,9 @@ def _measure(
             body_file = work / "body.json"
             body_file.write_text(BODY)
             script = work / "post.lua"
-            script.write_text(WRK_SCRIPT)
+            script.write_text(WRK_SCRIPT if bodies is None else WRK_DISTINCT_SCRIPT)
+            if bodies is not None:
+                os.environ["CV_BENCH_BODIES"] = str(bodies)
             runs.append({**_load_wrk(url, key, body_file, script, seconds), "client": "wrk"})
         else:
             runs.append({**_load_httpx(url, key, seconds), "client": "httpx threads"})
@@ -259,7 +304,16 @@ def run(quick: bool = False) -> list[dict[str, Any]]:
             _stop(fixed)
         baseline = f"fixed-body ASGI app, same uvicorn: {base['rps']:,.0f} req/s"
 
-        for label, offload in (("serve", False), ("serve --offload", True)):
+        distinct = work / "bodies.jsonl"
+        _distinct_bodies(distinct, 3_000 if quick else 12_000)
+        variants: list[tuple[str, bool, Path | None]] = [
+            ("serve", False, None),
+            ("serve, every citation new", False, distinct if shutil.which("wrk") else None),
+            ("serve --offload", True, None),
+        ]
+        for label, offload, bodies in variants:
+            if "new" in label and bodies is None:
+                continue  # needs wrk's scripted bodies
             process, url = _serve(work, state, offload)
             try:
                 import httpx
@@ -271,7 +325,7 @@ def run(quick: bool = False) -> list[dict[str, Any]]:
                 )
                 assert check.status_code == 200
                 assert len(check.json()["results"]) == 10
-                got = _measure(url, key, seconds, work, rounds, process.pid)
+                got = _measure(url, key, seconds, work, rounds, process.pid, bodies)
             finally:
                 _stop(process)
             bench = f"http {label} ({got['client']}, {CONNECTIONS} conns, 10 items)"
