@@ -94,20 +94,27 @@ def from_roman(text: str) -> int | None:
     return total or None
 
 
+_TO_ROMAN: Final = (
+    (1000, "M"),
+    (900, "CM"),
+    (500, "D"),
+    (400, "CD"),
+    (100, "C"),
+    (90, "XC"),
+    (50, "L"),
+    (40, "XL"),
+    (10, "X"),
+    (9, "IX"),
+    (5, "V"),
+    (4, "IV"),
+    (1, "I"),
+)
+
+
 def to_roman(number: int) -> str:
-    """``14`` -> ``XIV`` (for 1..399)."""
+    """``14`` -> ``XIV``; the one conversion the parsers, the store and its build share."""
     parts = []
-    for value, letters in (
-        (100, "C"),
-        (90, "XC"),
-        (50, "L"),
-        (40, "XL"),
-        (10, "X"),
-        (9, "IX"),
-        (5, "V"),
-        (4, "IV"),
-        (1, "I"),
-    ):
+    for value, letters in _TO_ROMAN:
         while number >= value:
             parts.append(letters)
             number -= value

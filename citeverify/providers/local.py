@@ -31,6 +31,7 @@ from typing import Any
 import attrs
 
 from citeverify._model import Court, Document, Identifier
+from citeverify.citations._text import to_roman
 from citeverify.citations._types import (
     CaseCitation,
     ConstitutionCitation,
@@ -62,21 +63,6 @@ _RULESET_NAMES = {
     "fre": "the Federal Rules of Evidence",
     "frap": "the Federal Rules of Appellate Procedure",
 }
-_ROMAN: tuple[tuple[int, str], ...] = (
-    (1000, "M"),
-    (900, "CM"),
-    (500, "D"),
-    (400, "CD"),
-    (100, "C"),
-    (90, "XC"),
-    (50, "L"),
-    (40, "XL"),
-    (10, "X"),
-    (9, "IX"),
-    (5, "V"),
-    (4, "IV"),
-    (1, "I"),
-)
 _DASHES = str.maketrans({"–": "-", "—": "-", "‑": "-", "\u2010": "-"})
 
 
@@ -90,15 +76,6 @@ def embedded_corpus_exists() -> bool:
         return _embedded_path().is_file()
     except (OSError, TypeError):  # pragma: no cover - unusual packaging
         return False
-
-
-def _roman(number: int) -> str:
-    out = ""
-    for value, glyph in _ROMAN:
-        while number >= value:
-            out += glyph
-            number -= value
-    return out
 
 
 @attrs.frozen
@@ -509,7 +486,7 @@ class LocalStore:
             return f"{name} have no Rule {key.page}"
         if key.kind == "constitution":
             if key.volume in ("article", "amendment") and key.page.isdigit():
-                return f"the Constitution has no {key.volume} {_roman(int(key.page))}"
+                return f"the Constitution has no {key.volume} {to_roman(int(key.page))}"
             return "no such provision in the Constitution"
         if coverage.volume_first is None:
             return f"there is no title {key.volume} of the United States Code"

@@ -32,6 +32,7 @@ import xml.etree.ElementTree as ET
 from collections import defaultdict
 from pathlib import Path
 
+from citeverify.citations._text import to_roman
 from citeverify.store._frcp import read_frcp
 from citeverify.store._rows import (
     AuthorityRow,
@@ -70,32 +71,6 @@ RULESETS = {
 _USCOURTS = (
     "https://www.uscourts.gov/rules-policies/current-rules-practice-procedure/federal-rules-{}"
 )
-
-_ROMAN_UP = (
-    (1000, "M"),
-    (900, "CM"),
-    (500, "D"),
-    (400, "CD"),
-    (100, "C"),
-    (90, "XC"),
-    (50, "L"),
-    (40, "XL"),
-    (10, "X"),
-    (9, "IX"),
-    (5, "V"),
-    (4, "IV"),
-    (1, "I"),
-)
-
-
-def to_roman(number: int) -> str:
-    """Upper-case Roman numeral of a positive integer."""
-    out = ""
-    for value, glyph in _ROMAN_UP:
-        while number >= value:
-            out += glyph
-            number -= value
-    return out
 
 
 def _created(root: ET.Element) -> str | None:
