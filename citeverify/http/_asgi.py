@@ -21,7 +21,7 @@ import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
-from citeverify.http._handler import HttpRequest, HttpResponse, Service, loggable_path
+from citeverify.http._handler import HttpRequest, Service, log_access
 
 __all__ = ["AsgiApp", "create_asgi_app"]
 
@@ -29,8 +29,6 @@ Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
-
-access_logger = logging.getLogger("citeverify.http.access")
 
 
 def _content_length(headers: list[tuple[bytes, bytes]]) -> int | None:
@@ -82,7 +80,7 @@ class AsgiApp:
             }
         )
         await send({"type": "http.response.body", "body": response.body})
-        _log_access(request, response, started)
+        log_access(request, response, started)
 
     async def _read(self, scope: Scope, receive: Receive) -> HttpRequest | None:
         raw_headers: list[tuple[bytes, bytes]] = list(scope.get("headers") or [])
@@ -128,19 +126,6 @@ class AsgiApp:
                     self.service.store.close()
                 await send({"type": "lifespan.shutdown.complete"})
                 return
-
-
-def _log_access(request: HttpRequest, response: HttpResponse, started: float) -> None:
-    if access_logger.isEnabledFor(logging.INFO):
-        access_logger.info(
-            '"%s %s" %d %.1fms id=%s account=%s',
-            request.method[:16],
-            loggable_path(request.path),
-            response.status,
-            (time.perf_counter() - started) * 1000,
-            response.request_id,
-            response.account or "-",
-        )
 
 
 def create_asgi_app(

@@ -23,6 +23,7 @@ import json
 import logging
 import re
 import threading
+import time
 import uuid
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
@@ -307,3 +308,20 @@ def _check_content_type(request: HttpRequest) -> None:
             "utf8",
         ):
             raise _validation("Content-Type", "the only charset accepted is utf-8")
+
+
+access_logger = logging.getLogger("citeverify.http.access")
+
+
+def log_access(request: HttpRequest, response: HttpResponse, started: float) -> None:
+    """One access-log line: never headers, bodies or keys (the path is redacted)."""
+    if access_logger.isEnabledFor(logging.INFO):
+        access_logger.info(
+            '"%s %s" %d %.1fms id=%s account=%s',
+            request.method[:16],
+            loggable_path(request.path),
+            response.status,
+            (time.perf_counter() - started) * 1000,
+            response.request_id,
+            response.account or "-",
+        )

@@ -7,17 +7,15 @@ declared length over the limit is refused without reading.
 
 from __future__ import annotations
 
-import logging
 import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from citeverify.http._handler import HttpRequest, Service, loggable_path
+from citeverify.http._handler import HttpRequest, Service, log_access
 
 __all__ = ["WsgiApp", "create_wsgi_app"]
 
 StartResponse = Callable[..., Any]
-access_logger = logging.getLogger("citeverify.http.access")
 
 _STATUS_TEXT = {
     200: "OK",
@@ -57,16 +55,7 @@ class WsgiApp:
         response = self.service.handle(request)
         reason = _STATUS_TEXT.get(response.status, "Error")
         start_response(f"{response.status} {reason}", list(response.headers))
-        if access_logger.isEnabledFor(logging.INFO):
-            access_logger.info(
-                '"%s %s" %d %.1fms id=%s account=%s',
-                request.method[:16],
-                loggable_path(request.path),
-                response.status,
-                (time.perf_counter() - started) * 1000,
-                response.request_id,
-                response.account or "-",
-            )
+        log_access(request, response, started)
         return [response.body]
 
     def _read(self, environ: dict[str, Any]) -> tuple[bytes, bool]:
