@@ -303,9 +303,9 @@ class _Run:
             verdict = Verdict(Status.WARNING, Outcome.UNVERIFIED.value, message)
         elif isinstance(answer, OutsideCoverage):
             message = answer.message or "no configured source covers this citation"
-            verdict = Verdict(
-                Status.WARNING, Outcome.UNVERIFIED.value, f"{parsed.normalized}: {message}"
-            )
+            if not message.startswith(parsed.normalized):
+                message = f"{parsed.normalized}: {message}"
+            verdict = Verdict(Status.WARNING, Outcome.UNVERIFIED.value, message)
         elif isinstance(answer, NotFound) and answer.within is None:
             message = answer.message or f"no authority at {parsed.normalized}"
             verdict = Verdict(

@@ -469,11 +469,20 @@ class LocalStore:
         return NotFound(self._missing(key, coverage), as_of=as_of, method=method)
 
     def _uncovered(self, citation: Lookupable, key: _Key) -> str:
+        where = "the embedded corpus" if self._embedded else f"the store {self._path.name}"
         if key.kind == "case":
-            return f"no {key.reporter} volumes in the embedded corpus"
+            rows = self._coverage.get(key.reporter, [])
+            firsts = [r.volume_first for r in rows if r.volume_first is not None]
+            lasts = [r.volume_last for r in rows if r.volume_last is not None]
+            if firsts and lasts:
+                return (
+                    f"volume {key.volume} of {key.reporter} is not in {where} "
+                    f"(it holds volumes {min(firsts)}-{max(lasts)})"
+                )
+            return f"no {key.reporter} volumes in {where}"
         if key.kind == "rule":
-            return f"rule set {key.reporter!r} is not in the embedded corpus"
-        return f"{citation.normalized} is not covered by the embedded corpus"
+            return f"rule set {key.reporter!r} is not in {where}"
+        return f"{citation.normalized} is not covered by {where}"
 
     def _missing(self, key: _Key, coverage: _Coverage) -> str:
         if key.kind == "case":
