@@ -1,0 +1,221 @@
+"""The pipeline over the embedded corpus, on real Supreme Court citations of every era.
+
+Citations come from the public source data (``../shared/data/scotus``: the Library of
+Congress date list and the Supreme Court Database), read here independently of the
+corpus build; without that folder the committed extract in ``tests/data/citations``
+is used.  Each real citation must verify, and each of four mutations of it must be
+flagged with the right comparison: a wrong year, another case's name, a page that
+begins no case, and a pin beyond the case's pages.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import random
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import citeverify
+
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / "scotus"
+EXTRACT = Path(__file__).resolve().parent / "data" / "citations" / "generated_cases.jsonl"
+
+
+def _title(name: str) -> str:
+    """An upper-case SCDB name as a brief would write it: first parties, mixed case."""
+    parties = name.replace(" et al.", "").replace(" ET AL.", "").split(" v. ")
+    return " v. ".join(p.split(",")[0].title() for p in parties[:2])
+
+
+def _load() -> list[dict[str, Any]]:
+    """(volume, page, year, name or None, next page in the volume or None), across eras."""
+    rows: list[tuple[int, int, int, str | None]] = []
+    if SHARED.is_dir():
+        named: dict[tuple[int, int], tuple[int, str]] = {}
+        with (SHARED / "scdb_2023_01_case_facts.csv").open(encoding="utf-8") as handle:
+            for row in csv.DictReader(handle):
+                vol, _, page = row["usCite"].partition(" U.S. ")
+                if vol.isdigit() and page.isdigit():
+                    year = int(row["dateDecision"].rsplit("/", 1)[1])
+                    named[(int(vol), int(page))] = (year, row["caseName"])
+        for line in (SHARED / "scotus_dates.csv").read_text(encoding="utf-8").splitlines():
+            cite, _, date = line.partition("|")
+            vol, _, page = cite.partition(" U.S. ")
+            if vol.isdigit() and page.isdigit():
+                key = (int(vol), int(page))
+                if key not in named:
+                    rows.append((key[0], key[1], int(date[:4]), None))
+        rows += [(v, p, y, n) for (v, p), (y, n) in named.items()]
+    else:  # pragma: no cover - only without ../shared
+        for line in EXTRACT.read_text(encoding="utf-8").splitlines():
+            e = json.loads(line)["expect"]
+            if e.get("reporter", "U.S.") == "U.S." and "year" in e:
+                rows.append((int(e["volume"]), int(e["page"]), e["year"], e.get("case_name")))
+    pages: dict[int, list[int]] = defaultdict(list)
+    for vol, page, _, _ in rows:
+        pages[vol].append(page)
+    out = []
+    for vol, page, year, name in rows:
+        later = sorted(p for p in set(pages[vol]) if p > page)
+        out.append(
+            {
+                "volume": vol,
+                "page": page,
+                "year": year,
+                "name": name,
+                "next": later[0] if later else None,
+            }
+        )
+    return out
+
+
+def _sample() -> list[dict[str, Any]]:
+    rows = [r for r in _load() if r["next"] is not None and r["next"] > r["page"] + 1]
+    rng = random.Random(2026)
+    eras = defaultdict(list)
+    for row in rows:
+        eras[row["volume"] // 50].append(row)
+    picked: list[dict[str, Any]] = []
+    for era in sorted(eras):  # the same share of every era of the Reports
+        picked += rng.sample(eras[era], min(len(eras[era]), 28))
+    return picked
+
+
+CASES = _sample()
+
+
+def _verify(raws: list[str]) -> list[dict[str, Any]]:
+    items = [{"id": str(i), "type": "case", "rawText": r} for i, r in enumerate(raws)]
+    out: list[dict[str, Any]] = citeverify.verify_request({"items": items})["results"]
+    return out
+
+
+def _comparison(result: dict[str, Any], attribute: str) -> dict[str, Any] | None:
+    for c in result.get("evidence", {}).get("comparisons", []):
+        if c["attribute"] == attribute:
+            return dict(c)
+    return None
+
+
+def _cite(
+    case: dict[str, Any],
+    *,
+    name: str | None = None,
+    year: int | None = None,
+    page: int | None = None,
+    pin: int | None = None,
+) -> str:
+    name = name if name is not None else (_title(case["name"]) if case["name"] else "")
+    page = page if page is not None else case["page"]
+    pin_text = f", {pin}" if pin is not None else ""
+    lead = f"{name}, " if name else ""
+    return f"{lead}{case['volume']} U.S. {page}{pin_text} ({year or case['year']})"
+
+
+def test_sample_spans_the_eras() -> None:
+    """At least 300 citations, from the first volumes of the Reports to the last."""
+    assert len(CASES) >= 300
+    volumes = [c["volume"] for c in CASES]
+    assert min(volumes) < 20
+    assert max(volumes) > 550
+
+
+class TestRealCitations:
+    def test_real_citations_verify(self) -> None:
+        """Every real citation, with its name where the source has one, is verified."""
+        results = _verify([_cite(c, pin=c["page"]) for c in CASES])
+        failures = [
+            (c, r["verdict"])
+            for c, r in zip(CASES, results, strict=True)
+            if r["verdict"]["status"] != "verified"
+        ]
+        assert failures == []
+
+    def test_wrong_year_is_flagged(self) -> None:
+        """A year two off is a year mismatch."""
+        results = _verify([_cite(c, year=c["year"] + 2) for c in CASES])
+        for case, result in zip(CASES, results, strict=True):
+            assert result["verdict"]["outcome"] == "mismatch", (case, result["verdict"])
+            year = _comparison(result, "year")
+            assert year is not None
+            assert year["match"] is False
+
+    def test_another_cases_name_is_flagged(self) -> None:
+        """Another real case's name is a caseName mismatch wherever the source has names."""
+        named = [c for c in CASES if c["name"]]
+        others = named[1:] + named[:1]
+        rows = [
+            (c, o)
+            for c, o in zip(named, others, strict=True)
+            if _title(o["name"]).split(" v. ")[0] != _title(c["name"]).split(" v. ")[0]
+        ]
+        assert len(rows) > 100
+        results = _verify([_cite(c, name=_title(o["name"])) for c, o in rows])
+        for (case, _other), result in zip(rows, results, strict=True):
+            name = _comparison(result, "caseName")
+            assert name is not None, (case, result["verdict"])
+            assert name["match"] is False, (case, name)
+            assert result["verdict"]["status"] == "warning"
+
+    def test_unnamed_cases_say_the_name_was_not_compared(self) -> None:
+        """Where the source has no name, the verdict says the name was not compared."""
+        unnamed = [c for c in CASES if not c["name"]]
+        assert unnamed
+        results = _verify([_cite(c, name="Smith v. Jones") for c in unnamed])
+        for result in results:
+            assert "name was not compared" in result["verdict"]["message"]
+            assert _comparison(result, "caseName") is None
+
+    def test_page_that_begins_no_case_is_never_verified(self) -> None:
+        """A page between two cases' first pages is never verified; in 1-546 U.S. it is critical
+        unless the cited name names the case whose pages contain it."""
+        results = _verify([_cite(c, name="Smith v. Jones", page=c["page"] + 1) for c in CASES])
+        for case, result in zip(CASES, results, strict=True):
+            assert result["verdict"]["status"] != "verified", (case, result["verdict"])
+            if case["volume"] <= 546:
+                assert result["verdict"]["status"] == "critical", (case, result["verdict"])
+
+    def test_pin_beyond_the_case_is_flagged(self) -> None:
+        """A pin past the next case's first page is a pinpoint mismatch."""
+        results = _verify([_cite(c, pin=c["next"] + 3) for c in CASES])
+        for case, result in zip(CASES, results, strict=True):
+            pin = _comparison(result, "pinpoint")
+            assert pin is not None, (case, result["verdict"])
+            assert pin["match"] is False
+            assert result["verdict"]["outcome"] == "mismatch"
+
+
+class TestFabrications:
+    @pytest.mark.parametrize(
+        "raw",
+        [
+            "Varghese v. China Southern Airlines Co., 925 F.3d 1339 (11th Cir. 2019)",
+            "Petersen v. Iran Air, 905 F. Supp. 2d 121 (D.D.C. 2012)",
+            "Martinez v. Delta Airlines, Inc., 2019 WL 4639462 (Tex. App. Sept. 25, 2019)",
+            "Miller v. United Airlines, Inc., 174 F.3d 366 (4th Cir. 1999)",
+            "People v. Smith, 123 Cal. App. 4th 456 (2004)",
+        ],
+    )
+    def test_lower_court_citations_are_unverified_never_critical(self, raw: str) -> None:
+        """Reporters the corpus does not hold are warnings, never critical, never verified."""
+        [result] = _verify([raw])
+        assert (result["verdict"]["status"], result["verdict"]["outcome"]) == (
+            "warning",
+            "unverified",
+        )
+
+    def test_fabricated_supreme_court_pages_are_never_verified(self) -> None:
+        """Random pages that begin no case in complete volumes are all critical."""
+        starts = {(c["volume"], c["page"]) for c in _load()}
+        rng = random.Random(7)
+        raws = []
+        while len(raws) < 200:
+            vol, page = rng.randint(1, 546), rng.randint(1, 1200)
+            if (vol, page) not in starts:
+                raws.append(f"Smith v. Jones, {vol} U.S. {page} (1900)")
+        for raw, result in zip(raws, _verify(raws), strict=True):
+            assert result["verdict"]["status"] == "critical", (raw, result["verdict"])
