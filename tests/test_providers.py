@@ -22,7 +22,7 @@ from citeverify.providers import (
     Unavailable,
 )
 from citeverify.providers._memory import safe_lookup
-from citeverify.testing import FailingProvider
+from citeverify.testing import FailingProvider, ProviderContract
 
 
 def case(volume: str, reporter: str, page: str) -> LookupRequest:
@@ -163,3 +163,23 @@ class TestNothing:
         """Nothing covers nothing and says so."""
         [answer] = Nothing().lookup([case("410", "U.S.", "113")])
         assert isinstance(answer, OutsideCoverage)
+
+
+class TestMemoryContract(ProviderContract):
+    """The shipped provider contract suite, run over Memory."""
+
+    known_citations = ("410 U.S. 113", "93 S. Ct. 705")
+    unknown_citations = ("410 U.S. 999", "925 F.3d 1339")
+
+    def make_provider(self) -> Memory:
+        return Memory([ROE], complete=["U.S."])
+
+
+class TestChainContract(ProviderContract):
+    """The contract suite over a Chain whose first member covers nothing."""
+
+    known_citations = ("410 U.S. 113",)
+    unknown_citations = ("410 U.S. 999",)
+
+    def make_provider(self) -> Chain:
+        return Chain(Nothing(), Memory([ROE], complete=["U.S."]))
