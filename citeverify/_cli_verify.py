@@ -51,26 +51,15 @@ def register(subparsers: Any) -> None:
 
 
 def _provider(args: argparse.Namespace) -> Any:
-    from citeverify.providers import Chain, default_provider
+    """The local store, chained with CourtListener when --courtlistener or the env says so."""
+    from citeverify.providers._config import ENV, provider_from_env
 
-    base: Any
+    environ = dict(os.environ)
     if args.store:
-        from citeverify.providers.local import LocalStore
-
-        base = LocalStore(args.store)
-    else:
-        base = default_provider()
-    if getattr(args, "courtlistener", False) or os.environ.get("COURTLISTENER_TOKEN"):
-        try:
-            from citeverify.providers.courtlistener import CourtListener
-        except ImportError:
-            print(
-                "CourtListener needs the extra: pip install 'citeverify[courtlistener]'",
-                file=sys.stderr,
-            )
-            return base
-        return Chain(base, CourtListener(os.environ.get("COURTLISTENER_TOKEN")))
-    return base
+        environ[ENV["store"]] = args.store
+    if args.courtlistener:
+        environ[ENV["courtlistener"]] = "1"
+    return provider_from_env(environ)
 
 
 def _read(path: str) -> bytes:
@@ -96,8 +85,15 @@ def run_verify(args: argparse.Namespace) -> int:
         print(json.dumps(exc.to_envelope(), indent=2), file=sys.stderr)
         return EXIT_INVALID
     progress = _progress_bar(len(items)) if sys.stderr.isatty() and len(items) >= 50 else None
+    from citeverify.providers._config import ProviderConfigError
+
     try:
-        response = verify(items, provider=_provider(args), progress=progress)
+        provider = _provider(args)
+    except ProviderConfigError as exc:
+        print(f"citeverify: {exc}", file=sys.stderr)
+        return EXIT_INVALID
+    try:
+        response = verify(items, provider=provider, progress=progress)
     except RateLimited as exc:  # only with a user's own meter; kept for completeness
         print(json.dumps(exc.to_envelope()), file=sys.stderr)
         return EXIT_INVALID

@@ -192,4 +192,8 @@ def app_from_env() -> AsgiApp:
     configure_logging(
         os.environ.get(ENV_ACCESS_LOG, "1") != "0", os.environ.get(ENV_LOG_LEVEL, "info")
     )
-    return create_asgi_app(offload=os.environ.get(ENV_OFFLOAD, "0") == "1")
+    from citeverify.providers._config import provider_from_env
+
+    return create_asgi_app(
+        provider=provider_from_env(), offload=os.environ.get(ENV_OFFLOAD, "0") == "1"
+    )

@@ -48,6 +48,22 @@ def register(subparsers: Any) -> None:
         "about twice as fast; offloading pays only when requests wait on slow I/O",
     )
     serve.add_argument(
+        "--store", default=None, help="serve this LocalStore file instead of the embedded corpus"
+    )
+    serve.add_argument(
+        "--courtlistener",
+        action="store_true",
+        help="also ask CourtListener for what the local store does not cover (token from "
+        "COURTLISTENER_TOKEN, which enables it by itself too); implies --offload, since its "
+        "lookups wait on the network",
+    )
+    serve.add_argument(
+        "--courtlistener-cache",
+        default=None,
+        metavar="FILE",
+        help="cache CourtListener lookups and texts in this SQLite file",
+    )
+    serve.add_argument(
         "--no-access-log", action="store_true", help="do not log one line per request"
     )
     serve.add_argument(
@@ -210,14 +226,28 @@ def run_serve(args: argparse.Namespace) -> int:
         open_store(state).close()  # create the schema once, and fail early on a bad URL
     except Exception as exc:
         return _fail(f"cannot open the state database: {type(exc).__name__}: {exc}")
+    from citeverify.providers._config import ENV, ProviderConfigError, provider_from_env
+
+    if args.store:
+        os.environ[ENV["store"]] = args.store
+    if args.courtlistener:
+        os.environ[ENV["courtlistener"]] = "1"
+    if args.courtlistener_cache:
+        os.environ[ENV["cache"]] = args.courtlistener_cache
+    try:
+        provider = provider_from_env()  # fail early on a missing extra or store
+    except ProviderConfigError as exc:
+        return _fail(str(exc))
+    remote = type(provider).__name__ == "Chain"
     # Workers are started from an import string; the settings travel in the environment.
     os.environ["CITEVERIFY_STATE"] = state
-    os.environ[ENV_OFFLOAD] = "1" if args.offload else "0"
+    os.environ[ENV_OFFLOAD] = "1" if args.offload or remote else "0"
     os.environ[ENV_ACCESS_LOG] = "0" if args.no_access_log else "1"
     os.environ[ENV_LOG_LEVEL] = args.log_level
     print(
         f"citeverify serving on http://{args.host}:{args.port} "
-        f"({args.workers} worker(s), state: {_safe_url(state)})",
+        f"({args.workers} worker(s), state: {_safe_url(state)}, "
+        f"provider: {getattr(provider, 'name', type(provider).__name__)})",
         file=sys.stderr,
         flush=True,
     )
