@@ -92,7 +92,12 @@ def _first_parse(runs: int) -> float:
 
 
 def run(quick: bool = False) -> list[dict[str, Any]]:
-    from citeverify import parse
+    from citeverify.citations import _parse
+
+    def parse(text: str) -> object:
+        # The uncached path: ``citeverify.parse`` keeps results for repeated texts,
+        # and this benchmark repeats its strings, so the cache would measure a dict hit.
+        return _parse(text, "case")
 
     texts = strings(100 if quick else 400)
     parse(texts[0])  # tables loaded before timing: the steady state is measured
