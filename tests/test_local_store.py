@@ -12,6 +12,7 @@ import datetime as dt
 import itertools
 import sqlite3
 import threading
+import time
 from collections import defaultdict
 from pathlib import Path
 
@@ -318,6 +319,27 @@ class TestOpinionTexts:
         assert found.reference == answer.authorities[0].reference
         assert store.find_quote(quote, exclude=found.reference) is None
         assert store.find_quote("colorless green ideas sleep furiously tonight") is None
+
+    def test_find_quote_alterations_split_the_quote(self, store: LocalStore) -> None:
+        """A bracketed phrase, even spanning words, is skipped; the words around it are found."""
+        (answer,) = ask(store, case("420", "U.S.", "103"))
+        assert isinstance(answer, Found)
+        text = answer.authorities[0].text()
+        assert text is not None
+        words = text.text[5000:5600].split()[5:40]
+        quote = " ".join(words[:8]) + " [the words of the Court] " + " ".join(words[12:22])
+        found = store.find_quote(quote)
+        assert found is not None
+        assert found.reference == answer.authorities[0].reference
+
+    @pytest.mark.parametrize(
+        "quote", ["[" * 10_000, "[a " * 3_000, "a] " * 3_000, "[x]" * 3_000, ". . . " * 1_600]
+    )
+    def test_find_quote_is_linear_on_hostile_quotes(self, store: LocalStore, quote: str) -> None:
+        """Unbalanced or repeated brackets and ellipses are searched in well under a second."""
+        started = time.perf_counter()
+        store.find_quote(quote)
+        assert time.perf_counter() - started < 1.0
 
 
 class TestStatutes:

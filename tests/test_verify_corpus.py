@@ -13,6 +13,7 @@ from __future__ import annotations
 import csv
 import json
 import random
+import time
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -219,3 +220,26 @@ class TestFabrications:
                 raws.append(f"Smith v. Jones, {vol} U.S. {page} (1900)")
         for raw, result in zip(raws, _verify(raws), strict=True):
             assert result["verdict"]["status"] == "critical", (raw, result["verdict"])
+
+
+@pytest.mark.parametrize(
+    "quote",
+    [
+        "[" * 10_000,
+        "the " * 2_500,
+        ". . . " * 1_600,
+        "threats " * 1_250,
+        "[t]he " * 1_600,
+        "“" * 10_000,
+    ],
+)
+def test_hostile_quotations_are_answered_quickly(quote: str) -> None:
+    """A 10,000-character hostile quotation against a real opinion: a verdict in bounded time."""
+    items = [
+        {"id": "c", "type": "case", "rawText": "Virginia v. Black, 538 U.S. 343 (2003)"},
+        {"id": "q", "type": "quote", "parentCaseId": "c", "quoteText": quote},
+    ]
+    started = time.perf_counter()
+    out = citeverify.verify_request({"items": items})
+    assert time.perf_counter() - started < 3.0
+    assert out["results"][1]["verdict"]["status"] != "verified"

@@ -726,11 +726,24 @@ def _normalise(text: str) -> str:
 
 
 def _quote_pieces(quote: str) -> list[str]:
-    pieces = []
+    """The runs of unaltered words of a quote, in order.
+
+    An ellipsis or a bracketed alteration (``[t]he``, ``[the State]``) ends a run.
+    One pass over the words with a bracket depth: linear on any input (a regular
+    expression for "a word with brackets" backtracks cubically on ``[[[[...``).
+    """
+    pieces: list[str] = []
     for part in _ELLIPSIS.split(quote):
-        part = re.sub(r"\S*\[[^\]]*\]\S*", " | ", part)  # an altered word splits the quote
-        for piece in part.split("|"):
-            normal = _normalise(piece)
-            if normal:
-                pieces.append(normal)
-    return pieces
+        run: list[str] = []
+        depth = 0
+        for word in part.split():
+            if depth > 0 or "[" in word or "]" in word:
+                depth = max(0, depth + word.count("[") - word.count("]"))
+                if run:
+                    pieces.append(" ".join(run))
+                    run = []
+                continue
+            run.append(word)
+        if run:
+            pieces.append(" ".join(run))
+    return [normal for piece in pieces if (normal := _normalise(piece))]
