@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -241,3 +242,120 @@ class TestTextHelpers:
         """'Contra Costa County' and 'Butler' are names, not signals."""
         assert strip_signal("Contra Costa County v. Doe") == "Contra Costa County v. Doe"
         assert strip_signal("Butler v. Doe") == "Butler v. Doe"
+
+
+def _reporters_db_examples() -> list[tuple[str, str, tuple[str, ...]]]:
+    """(example, cite_type, editions) for every reporters-db example, or [] without it."""
+    try:
+        import reporters_db
+    except ImportError:  # pragma: no cover - reporters-db is a dev dependency
+        return []
+    return [
+        (example, rep["cite_type"], tuple(rep["editions"]))
+        for group in reporters_db.REPORTERS.values()
+        for rep in group
+        for example in rep.get("examples") or []
+    ]
+
+
+# Volume, reporter spelling, optional nominative parenthetical, page with suffix.
+_VRP = re.compile(
+    r"(\d{1,5}) ([A-Za-z][^,()]*?) (?:\((?:\d{1,2} )?[A-Za-z][^()]*\) )?"
+    r"(\d{1,7}(?:[A-Za-z]{1,2}|-[A-Z]{1,2}|\([A-Z]\)|\[[A-Z]\])?)"
+)
+# reporters-db examples in forms the parser does not read: two-digit years,
+# year-page tax memos, "Page"/"P" before the page, a page suffix after a space,
+# and spellings reporters-db lists under no reporter or under two.
+_UNREAD = frozenset(
+    {
+        "22CO7",
+        "21COA112",
+        "T.C. Memo 2019-1234",
+        "T.C. Summary Opinion 2002-43",
+        "14 F. Cas. Page 1048",
+        "10 F. Cas. page 164",
+        "29 NDLR P 127",
+        "43 NDLR P 87",
+        "33 Ga. Supp. 9",
+        "25 Tex. Supp. 9",
+        "6 Dem.Surr. 478",
+        "1 Hay. & Haz. 176",
+        "2 Ware (Dav. 172) 176",
+        "2023 VI Super 70 P",
+    }
+)
+_EXAMPLES = _reporters_db_examples()
+
+
+class TestReportersDbExamples:
+    @pytest.mark.parametrize(
+        ("example", "editions"),
+        [(e, eds) for e, t, eds in _EXAMPLES if t == "neutral" and e not in _UNREAD],
+    )
+    def test_neutral_examples(self, example: str, editions: tuple[str, ...]) -> None:
+        """Every reporters-db example of a neutral reporter parses to that reporter."""
+        result = case(example)
+        assert result.reporter in editions
+        assert result.system == "neutral"
+        assert result.volume is not None
+        assert example.startswith(result.volume)
+        assert result.page is not None
+        assert example.rstrip().endswith(result.page)
+
+    @pytest.mark.parametrize(
+        ("example", "editions"),
+        [
+            (e, eds)
+            for e, _t, eds in _EXAMPLES
+            if _VRP.fullmatch(e.replace("\u2019", "'")) and e not in _UNREAD
+        ],
+    )
+    def test_volume_reporter_page_examples(self, example: str, editions: tuple[str, ...]) -> None:
+        """Every volume-reporter-page example in reporters-db gives its volume, reporter, page."""
+        match = _VRP.fullmatch(example.replace("\u2019", "'"))
+        assert match is not None
+        result = case(example)
+        assert (result.volume, result.page) == (match.group(1), match.group(3))
+        assert result.reporter in editions or result.nominative is not None
+
+    def test_sweep_is_not_empty(self) -> None:
+        """The sweep covers the neutral reporters and hundreds of reporter examples."""
+        pytest.importorskip("reporters_db")
+        assert sum(1 for _e, t, _eds in _EXAMPLES if t == "neutral") >= 40
+        assert sum(1 for e, _t, _eds in _EXAMPLES if _VRP.fullmatch(e)) >= 200
+
+
+class TestParagraphPins:
+    @pytest.mark.parametrize(
+        ("written", "text"),
+        [(", ¶ 15", "¶ 15"), (" ¶ 15", "¶ 15"), (", ¶¶ 12-14", "¶¶ 12-14"), (", ¶9", "¶9")],
+    )
+    def test_paragraph_pin(self, written: str, text: str) -> None:
+        """A paragraph pin on a neutral citation keeps its text and claims no page."""
+        pin = case(f"2019 IL App (4th) 180123-U{written}").pin
+        assert pin is not None
+        assert (pin.text, pin.first, pin.last) == (text, None, None)
+
+    def test_paragraph_pin_before_parallel(self) -> None:
+        """A paragraph pin does not swallow the parallel reporter citation after it."""
+        result = case("2016 WI 10, ¶ 12, 366 Wis. 2d 1, 875 N.W.2d 1")
+        assert [p.normalized for p in result.parallels] == ["366 Wis. 2d 1", "875 N.W.2d 1"]
+
+    def test_year_volume_prefers_neutral_only_for_years(self) -> None:
+        """'S.D.' with a year is South Dakota's neutral cite; with a small volume, its reports."""
+        assert case("2018 S.D. 45").system == "neutral"
+        assert case("90 S.D. 45").system == "us-reporter"
+
+
+class TestStateNominatives:
+    def test_official_volume_is_kept(self) -> None:
+        """A state report with a nominative volume keeps the official volume and the nominative."""
+        result = case("Commonwealth v. Hunt, 45 Mass. (4 Met.) 111 (1842)")
+        assert (result.volume, result.reporter, result.page) == ("45", "Mass.", "111")
+        assert result.nominative == "4 Met. 111"
+
+    def test_state_name_is_no_nominative(self) -> None:
+        """A state's abbreviation in the parentheses says where the reporter is from."""
+        result = case("5 Cow. (N.Y.) 12")
+        assert result.normalized == "5 Cow. 12"
+        assert result.nominative is None

@@ -40,6 +40,12 @@ OUT = Path(__file__).with_name("_tables.json")
 # and our contract treat as public-domain (neutral) citations.
 NEUTRAL_OVERRIDES = {"NY Slip Op"}
 
+# Bluebook spellings of public-domain citations that reporters-db lists under
+# another reporter only: "2018 S.D. 45" (South Dakota's "SD") and "2015 N.D. 22"
+# (North Dakota's "ND").  The parser reads them as neutral only when the volume
+# is a year, so "90 S.D. 1" stays the South Dakota Reports.
+NEUTRAL_VARIATIONS = {"S.D.": "SD", "N.D.": "ND"}
+
 # Early Supreme Court reporters and the U.S. Reports volume where each begins
 # (1 Cranch = 5 U.S.); the last nominative volume bounds the mapping.
 NOMINATIVE = {
@@ -142,6 +148,10 @@ def build_reporters() -> dict[str, Any]:
                 if rep.get("cite_format"):
                     formats[edition] = rep["cite_format"]
             spellings.update(rep["variations"])
+            if cite_type == "neutral":
+                for spelling, edition in NEUTRAL_VARIATIONS.items():
+                    if edition in rep["editions"]:
+                        spellings[spelling] = edition
             for spelling, edition in spellings.items():
                 dates = rep["editions"].get(edition, {})
                 entry = [

@@ -19,7 +19,16 @@ Conventions (the rest of the system keys on them):
   ``"{volume} {reporter} {page}"`` for every system, neutral ones included
   (``2020-Ohio-1234`` -> ``2020 Ohio 1234``).
 * The early nominative reporters map to U.S. Reports (``1 Cranch 137`` ->
-  ``5 U.S. 137``, nominative ``1 Cranch 137``).
+  ``5 U.S. 137``, nominative ``1 Cranch 137``).  A state report with its
+  nominative volume in parentheses keeps the official volume
+  (``83 Mass. (1 Allen) 456`` -> ``83 Mass. 456``, nominative ``1 Allen 456``).
+* Neutral citations: ``volume`` is the year, ``reporter`` reporters-db's
+  public-domain abbreviation, ``page`` the opinion number with any suffix.
+  Illinois's appellate district is part of the reporter, as in reporters-db
+  (``2013 IL App (1st) 111279-U`` -> ``2013``, ``IL App (1st)``,
+  ``111279-U``; the ``-U`` of a Rule 23 order and ``-B`` stay on the page).
+  A paragraph pin (``¶ 15``, ``¶¶ 12-14``) keeps its text with
+  ``first``/``last`` ``None``: paragraphs are not pages.
 * ``court`` is only the court *as cited* in the parenthetical; a U.S. Reports
   citation without one has ``court`` ``None`` (the Supreme Court is implied,
   and the comparison layer knows it).
@@ -62,13 +71,26 @@ _MAX_REPORTER_TOKENS: Final = 12
 _MAX_NAME: Final = 400
 _TOKEN: Final = re.compile(r"\S+")
 _VOLUME: Final = re.compile(r"\d{1,5}")
-_PAGE: Final = re.compile(r"(\d{1,7}[A-Z]?|_{1,12})(?:$|(?=[,;:.)\]]))")
+# A page, with the suffixes courts add to it: a letter or two (``189A``,
+# ``47M``, ``160407WC``, ``736a``), Illinois's ``-U``/``-B`` (``111279-U``),
+# New York's unreported ``(A)``/``[U]``; or a blank slip-opinion page (``___``).
+_PAGE: Final = re.compile(
+    r"(\d{1,7}(?:[A-Za-z]{1,2}|-[A-Z]{1,2}|\([A-Z]\)|\[[A-Z]\])?|_{1,12})(?:$|(?=[,;:.)\]]))"
+)
 _HYPHEN_NEUTRAL: Final = re.compile(r"(\d{4})-([A-Za-z]{2,12})-(\d{1,7})(?:$|(?=[,;:.)\]]))")
+# The same with the spaces reporters-db's examples show (``2017 -Ohio- 2951``).
+_SPACED_HYPHEN_NEUTRAL: Final = re.compile(
+    r"(\d{4}) {1,3}-([A-Za-z]{2,12})- {1,3}(\d{1,7})(?:$|(?=[\s,;:.)\]]))"
+)
+# A neutral citation written without spaces (``2021COA112``).
+_COMPACT_NEUTRAL: Final = re.compile(
+    r"((?:19|20)\d\d)([A-Z]{2,6})(\d{1,7}[A-Z]?)(?:$|(?=[,;:.)\]]))"
+)
 _ECLI: Final = re.compile(
     r"ECLI:([A-Z]{2}):([A-Z0-9.]{1,7}):(\d{4}):([A-Z0-9.]{1,25}[A-Z0-9])", re.IGNORECASE
 )
 _NOMINATIVE: Final = re.compile(
-    r"\(\s{0,3}(?:(\d{1,2})\s{1,3})?([A-Za-z][A-Za-z. ]{0,24}?)\s{0,3}\)"
+    r"\(\s{0,3}(?:(\d{1,2})\s{1,3})?([A-Za-z][A-Za-z.&' ]{0,24}?)\s{0,3}\)"
 )
 _SEPARATOR: Final = re.compile(r"\s{0,5},?\s{0,5}")
 _PIN: Final = re.compile(
@@ -79,6 +101,11 @@ _PIN: Final = re.compile(
 )
 _MORE_PINS: Final = re.compile(
     r"\s{0,5},\s{0,5}(?:\*{0,2}\d{1,7}(?:\s{0,3}-\s{0,3}\*{0,2}\d{1,7})?)(?=$|[\s,;.)(])(?!\s{1,5}[A-Za-z])"
+)
+# A paragraph pin, as public-domain citations are pinned (``2019 ME 1, ¶ 9``).
+_PARAGRAPH_PIN: Final = re.compile(
+    r"\s{0,5}(?:,\s{0,5})?(?:at\s{1,5})?(?:\u00b6{1,2}|[Pp]aras?\.)\s{0,3}"
+    r"\d{1,5}(?:\s{0,3}-\s{0,3}\d{1,5})?(?=$|[\s,;.)(\]])"
 )
 _PARENTHETICAL: Final = re.compile(r"\s{0,5}\(([^()]{0,200})\)")
 _YEAR: Final = re.compile(r"(?<!\d)(1[6-9]\d\d|20\d\d)(?!\d)")
@@ -149,8 +176,15 @@ class _Scanner:
         start, _end, token = self.tokens[index]
         if token[0].isdigit():
             if _VOLUME.fullmatch(token):
-                return self._reporter_cite(index)
-            match = _HYPHEN_NEUTRAL.match(token)
+                hit = self._reporter_cite(index)
+                if hit is None and len(token) == 4 and self._next_starts(index, "-"):
+                    # a slice, so offsets are relative to the volume as for a token;
+                    # 40 characters exceed the longest match
+                    spaced = _SPACED_HYPHEN_NEUTRAL.match(self.text[start : start + 40])
+                    if spaced:
+                        return self._hyphen_neutral(start, spaced)
+                return hit
+            match = _HYPHEN_NEUTRAL.match(token) or _COMPACT_NEUTRAL.match(token)
             if match:
                 return self._hyphen_neutral(start, match)
             return None
@@ -159,6 +193,10 @@ class _Scanner:
             if match:
                 return _ecli_hit(match)
         return None
+
+    def _next_starts(self, index: int, prefix: str) -> bool:
+        """Whether token ``index + 1`` exists and begins with ``prefix``."""
+        return index + 1 < len(self.tokens) and self.tokens[index + 1][2].startswith(prefix)
 
     def _reporter_cite(self, index: int) -> _Hit | None:
         tokens = self.tokens
@@ -182,6 +220,12 @@ class _Scanner:
             entry = _reporter(spelling, volume)
             if entry is None:
                 continue
+            if spelling.endswith(")") and "(" not in entry.canonical:
+                # reporters-db files "D.C. (Tuck. & Cl.)" under the nominative
+                # reporter, but the volume written is the official one's.
+                hit = self._official_volume(index, spelling, entry, candidates)
+                if hit is not None:
+                    return hit
             page_match = _PAGE.match(tokens[after][2])
             if page_match is None:
                 hit = self._nominative_form(index, after, entry)
@@ -193,8 +237,38 @@ class _Scanner:
             return _make_hit(tokens[index][0], page_end, volume, entry, page)
         return None
 
+    def _official_volume(
+        self,
+        index: int,
+        spelling: str,
+        variation: ReporterEntry,
+        candidates: list[tuple[int, str]],
+    ) -> _Hit | None:
+        """``21 D.C. (Tuck. & Cl.) 456`` read as ``21 D.C. 456``, nominative ``Tuck. & Cl. 456``."""
+        base = spelling[: spelling.index("(")]
+        for after, candidate in candidates:
+            if candidate != base:
+                continue
+            entry = _reporter(base, None)
+            if (
+                entry is None
+                or entry.cite_type != "state"
+                or entry.canonical.replace(" ", "") != base
+                or entry.canonical == variation.canonical  # "Ala. (N.S.)" is Ala.
+            ):
+                return None
+            hit = self._nominative_form(index, after, entry)
+            # "Johns. (N.Y.)" names a state, no nominative: reporters-db's reading stands
+            return hit if hit is not None and hit.nominative is not None else None
+        return None
+
     def _nominative_form(self, index: int, after: int, entry: ReporterEntry) -> _Hit | None:
-        if entry.canonical != "U.S.":
+        """``5 U.S. (1 Cranch) 137`` or a state's ``83 Mass. (1 Allen) 456``.
+
+        A state's name in the parentheses (``12 Johns. (N.Y.) 5``) says where
+        the reporter is from, and is no nominative.
+        """
+        if entry.canonical != "U.S." and entry.cite_type != "state":
             return None
         match = _NOMINATIVE.match(self.text, self.tokens[after][0])
         if match is None:
@@ -208,21 +282,28 @@ class _Scanner:
         page = page_match.group(1)
         name_entry = _reporter(match.group(2).replace(" ", ""), None)
         name = match.group(2).strip()
+        # Only the Supreme Court's nominative names are canonicalized; a
+        # state's ("Phil.", "Rich.") can name several reporters, so stays as written.
         if name_entry is not None and name_entry.canonical in tables().nominative:
             name = name_entry.canonical
-        nominative = f"{match.group(1)} {name} {page}" if match.group(1) else f"{name} {page}"
+        nominative: str | None = (
+            f"{match.group(1)} {name} {page}" if match.group(1) else f"{name} {page}"
+        )
+        if entry.canonical != "U.S." and not match.group(1) and name in tables().states:
+            nominative = None
         volume = self.tokens[index][2]
         return _Hit(
             start=self.tokens[index][0],
             end=self.tokens[page_index][0] + page_match.end(1),
             volume=volume,
-            reporter="U.S.",
+            reporter=entry.canonical,
             page=page,
             system="us-reporter",
             nominative=nominative,
         )
 
     def _hyphen_neutral(self, start: int, match: re.Match[str]) -> _Hit | None:
+        """``2020-Ohio-1234``, ``2017 -Ohio- 2951`` or ``2021COA112``: year, name, number."""
         entry = _reporter(match.group(2), match.group(1))
         if entry is None or entry.cite_type != "neutral":
             return None
@@ -267,6 +348,14 @@ def _reporter(spelling: str, volume: str | None) -> ReporterEntry | None:
             return None
     if len(entries) == 1:
         return entries[0]
+    # A year for a volume picks the public-domain citation over a reporter
+    # whose volumes never reached 1990 ("2012 Me. 123" is Maine's "ME", not
+    # volume 2012 of the Maine Reports; "2018 S.D. 45" is South Dakota's "SD").
+    year_volume = volume is not None and len(volume) == 4 and 1990 <= int(volume) <= 2100
+    if year_volume:
+        for entry in entries:
+            if entry.cite_type == "neutral":
+                return entry
     # A spelling that is itself an edition's abbreviation names that edition
     # ("B.R." is Bankruptcy Reporter, not a variant of "Balt. C. Rep.").
     own = tuple(e for e in entries if e.canonical.replace(" ", "") == spelling)
@@ -274,11 +363,6 @@ def _reporter(spelling: str, volume: str | None) -> ReporterEntry | None:
         entries = own
         if len(entries) == 1:
             return entries[0]
-    year_volume = volume is not None and len(volume) == 4 and 1990 <= int(volume) <= 2100
-    if year_volume:
-        for entry in entries:
-            if entry.cite_type == "neutral":
-                return entry
     ranked = sorted(
         (e for e in entries if not (e.cite_type == "neutral" and not year_volume)),
         key=lambda e: _TYPE_PRIORITY.get(e.cite_type, 9),
@@ -309,10 +393,13 @@ def _normalized(hit: _Hit) -> str:
 
 
 def _pinpoint(match: re.Match[str]) -> Pinpoint:
-    first_text, last_text, footnote = match.group(1), match.group(2), match.group(3)
     text = match.group(0).strip().lstrip(",").strip()
     if text.startswith("at "):
         text = text[3:].strip()
+    if match.re is _PARAGRAPH_PIN:
+        # Paragraphs are not pages: the text alone, like a star page.
+        return Pinpoint(text=text)
+    first_text, last_text, footnote = match.group(1), match.group(2), match.group(3)
     star = first_text.startswith("*")
     first = None if star else int(first_text)
     last: int | None = first
@@ -420,6 +507,8 @@ def _parse(text: str) -> ParsedCitation:
             continue
         if current_pin is None:
             pin_match = _PIN.match(cleaned, position)
+            if pin_match is None:
+                pin_match = _PARAGRAPH_PIN.match(cleaned, position)
             if pin_match is not None:
                 current_pin = _pinpoint(pin_match)
                 position = pin_match.end()
