@@ -505,9 +505,6 @@ class _Run:
                 out[item.id] = result
         return [out[item.id] for item in quotes]
 
-    def _quote_citation(self, parent: _Resolved) -> Citation:
-        return parent.result.citation
-
     def _quote_result(
         self,
         item: VerifyItem,
@@ -527,7 +524,7 @@ class _Run:
         )
         return self._result(
             item,
-            self._quote_citation(parent),
+            parent.result.citation,  # a quote's citation is its parent's
             verdict,
             evidence=evidence,
             authority=parent.authority,
