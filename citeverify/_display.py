@@ -22,6 +22,8 @@ from urllib.parse import urlsplit
 
 import attrs
 
+from citeverify._meter import UNLIMITED
+
 if TYPE_CHECKING:
     from citeverify._model import Comparison, Response, Result
 
@@ -138,7 +140,9 @@ def _cited(result: Result) -> str:
         snippet = result.quote.snippet
         if len(snippet) > _QUOTE_CHARS:
             snippet = snippet[:_QUOTE_CHARS].rstrip() + "\u2026"
-        cited = f"&ldquo;{_text(snippet)}&rdquo;<br><small>{cited}</small>"
+        if snippet[:1] not in "\"\u201c\u2018'":  # the quotation may bring its own marks
+            snippet = f"\u201c{snippet}\u201d"
+        cited = f"{_text(snippet)}<br><small>{cited}</small>"
     return cited
 
 
@@ -181,11 +185,15 @@ def response_html(response: Response) -> str:
     """A summary line (overall status, counts, billing, usage), then one row per result."""
     s = response.summary
     u = response.usage
+    if u.limit >= UNLIMITED:  # the library's default meter: no real quota
+        usage = f"{u.used} billed, no quota"
+    else:
+        usage = f"usage {u.used} of {u.limit} ({u.remaining} left)"
     head = (
         f"<p>{_badge(s.overall_status.value)} "
         f"{s.verified} verified, {s.warning} warning, {s.critical} critical of {s.total}"
         f" &middot; {s.unique_citations} unique citations, {s.billed_citations} billed"
-        f" &middot; usage {u.used} of {u.limit} ({u.remaining} left)</p>"
+        f" &middot; {usage}</p>"
     )
     return head + _table(_row(r) for r in response.results)
 

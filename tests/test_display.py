@@ -445,3 +445,26 @@ class TestFromThePipeline:
         assert "year : cited 1965, found 1966" in text  # <b>year</b>: cited ..., found ...
         assert "Miranda v. Arizona (1966)" in text
         assert parsed.hrefs == ["https://supreme.justia.com/us/384/436/"]
+
+
+class TestQuoteMarksAndUsage:
+    def test_quotation_marks_are_not_doubled(self) -> None:
+        """A quotation that brings its own marks is not wrapped in a second pair."""
+        own = make_result(quote=Quote(matched=True, snippet="\u201cTrue threats\u201d encompass"))
+        assert "\u201c\u201c" not in result_html(own)
+        bare = make_result(quote=Quote(matched=True, snippet="True threats encompass"))
+        assert "\u201cTrue threats encompass\u201d" in result_html(bare)
+
+    def test_unlimited_library_meter_shows_no_quota(self) -> None:
+        """The library's unlimited default meter is not shown as a 2-billion quota."""
+        from citeverify._meter import UNLIMITED
+
+        response = make_response((make_result(),))
+        unlimited = Response(
+            results=response.results,
+            summary=response.summary,
+            usage=Usage(used=3, remaining=UNLIMITED - 3, limit=UNLIMITED),
+        )
+        assert "no quota" in response_html(unlimited)
+        assert str(UNLIMITED) not in response_html(unlimited)
+        assert "usage 7 of 100" in response_html(response)
