@@ -104,14 +104,7 @@ if sys.argv[1] != "-":
     seconds = time.perf_counter() - started
 else:
     seconds = 0.0
-def _peak_kb():
-    try:
-        for line in open("/proc/self/status"):
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1])
-    except OSError:
-        pass
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+from bench._rss import peak_rss_kb as _peak_kb
 rss = _peak_kb()
 print(json.dumps({"seconds": seconds, "rss_kb": rss}))
 """

@@ -86,14 +86,7 @@ import json, resource, sys
 sys.path.insert(0, {root!r})
 from bench.bench_verify import make_items
 import citeverify
-def _peak_kb():
-    try:
-        for line in open("/proc/self/status"):
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1])
-    except OSError:
-        pass
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+from bench._rss import peak_rss_kb as _peak_kb
 items = make_items(1000)
 citeverify.verify(items[:10])
 for _ in range(3):

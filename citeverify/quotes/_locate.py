@@ -236,7 +236,7 @@ class QuoteIndex:
             pages = list(text.pages)
             self._page_before_first = False
         else:
-            pages = _advancing(self._norm.marks)
+            pages = advancing_pages(self._norm.marks)
             self._page_before_first = bool(pages)
         self._page_offsets = [offset for offset, _ in pages]
         self._page_numbers = [page for _, page in pages]
@@ -497,8 +497,12 @@ class QuoteIndex:
         return number or None
 
 
-def _advancing(marks: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
-    """Page marks whose page numbers go up, the later of two at one offset."""
+def advancing_pages(marks: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Page marks whose page numbers go up, the later of two at one offset.
+
+    Star-page markers repeat a page or put two at one offset (a page with no
+    text of its own); the corpus build cleans its page lists the same way.
+    """
     out: list[tuple[int, int]] = []
     for offset, page in sorted(marks):
         if out and offset == out[-1][0]:

@@ -169,17 +169,9 @@ def _clean_pages(first: int, star_pages: Iterable[Iterable[int]]) -> tuple[tuple
     offset (a page with no text of its own): at one offset the later page
     wins, and a page that does not advance is dropped.
     """
-    pairs = [(0, first), *sorted((int(o), int(p)) for o, p in star_pages)]
-    out: list[tuple[int, int]] = []
-    for offset, page in pairs:
-        if out and offset == out[-1][0]:
-            if page > out[-1][1]:
-                out[-1] = (offset, page)
-            continue
-        if out and page <= out[-1][1]:
-            continue
-        out.append((offset, page))
-    return tuple(out)
+    from citeverify.quotes._locate import advancing_pages
+
+    return tuple(advancing_pages([(0, first), *((int(o), int(p)) for o, p in star_pages)]))
 
 
 def _read_opinions(folder: Path) -> list[_Opinion]:
