@@ -171,6 +171,7 @@ def run_info(args: argparse.Namespace) -> int:
     describe = getattr(provider, "describe", None)
     if callable(describe):
         print(describe())
+        print("  anything not listed is outside coverage: answered 'unverified', never 'not_found'")
     token = os.environ.get("COURTLISTENER_TOKEN")
     print(f"CourtListener: {'enabled (COURTLISTENER_TOKEN is set)' if token else 'not enabled'}")
     return EXIT_OK

@@ -83,6 +83,9 @@ class TestInfoAndVersion:
         out = capsys.readouterr().out
         assert "contract 1.1.0" in out
         assert "default provider" in out
+        assert "U.S. 1-546 [complete]" in out
+        assert "U.S. 547-600 [partial]" in out
+        assert "outside coverage" in out
 
     def test_version(self, capsys: pytest.CaptureFixture[str]) -> None:
         """--version prints the package and contract versions."""

@@ -161,10 +161,33 @@ class LocalStore:
         return self._path
 
     def describe(self) -> str:
-        """One line saying which file this is and what it covers."""
+        """Which file this is and what it covers: a line per reporter, code or rule set.
+
+        Rows that cover a range of volumes (or titles) completely are counted
+        apart from those that cover them only partly, where a miss is not proof
+        that an authority does not exist.
+        """
         self._load()
-        reporters = ", ".join(sorted(self._coverage))
-        return f"LocalStore {self._path} (schema {SCHEMA_VERSION}): {reporters}"
+        lines = [f"LocalStore {self._path} (schema {SCHEMA_VERSION})"]
+        for reporter in sorted(self._coverage, key=str.casefold):
+            rows = self._coverage[reporter]
+            ranged = [r for r in rows if r.volume_first is not None]
+            if len(ranged) > 3:  # per-title rows (the U.S. Code): count them
+                full = sum(r.complete for r in ranged)
+                lines.append(
+                    f"  {reporter}: {len(ranged)} volumes or titles, {full} complete, "
+                    f"{len(ranged) - full} partly covered (a miss there is 'unverified')"
+                )
+                continue
+            for row in rows:
+                span = (
+                    f" {row.volume_first}-{row.volume_last}"
+                    if row.volume_first is not None
+                    else ""
+                )
+                kind = "complete" if row.complete else "partial"
+                lines.append(f"  {reporter}{span} [{kind}]: {row.note}")
+        return "\n".join(lines)
 
     # --- opening -----------------------------------------------------------------------
 
