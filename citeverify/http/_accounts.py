@@ -163,23 +163,61 @@ class _Engine(Protocol):
     def close(self) -> None: ...
 
 
-class _SQLite:
+class _PerThread:
+    """One connection per thread and per process, all closed by ``close``.
+
+    The shared mechanics of both engines: after a fork the parent's connections
+    are not the child's, so the pool starts afresh in a new process.
+    """
+
+    def __init__(self) -> None:
+        self._local = threading.local()
+        self._all: list[Any] = []
+        self._lock = threading.Lock()
+        self._pid = os.getpid()
+
+    def _connect(self) -> Any:  # pragma: no cover - each engine defines it
+        raise NotImplementedError
+
+    def _is_usable(self, conn: Any) -> bool:
+        return True
+
+    def _conn(self) -> Any:
+        if os.getpid() != self._pid:  # forked: the parent's connections are not ours
+            self._pid = os.getpid()
+            self._local = threading.local()
+            self._all = []
+        conn = getattr(self._local, "conn", None)
+        if conn is None or not self._is_usable(conn):
+            conn = self._connect()
+            self._local.conn = conn
+            with self._lock:
+                self._all.append(conn)
+        return conn
+
+    def close(self) -> None:
+        with self._lock:
+            for conn in self._all:
+                conn.close()
+            self._all.clear()
+        self._local = threading.local()
+
+
+class _SQLite(_PerThread):
     """One autocommit connection per thread (and per process) to a WAL-mode file."""
 
     name = "sqlite"
 
     def __init__(self, path: str) -> None:
+        super().__init__()
         self.path = path
         if path != ":memory:":
             Path(path).expanduser().parent.mkdir(parents=True, exist_ok=True)
-        self._local = threading.local()
-        self._all: list[sqlite3.Connection] = []
-        self._lock = threading.Lock()
-        self._pid = os.getpid()
         self._shared: sqlite3.Connection | None = None
         if path == ":memory:":
             # One connection for every thread: a private in-memory database.
             self._shared = self._connect()
+            self._all.append(self._shared)
             self._shared_lock = threading.Lock()
 
     def _connect(self) -> sqlite3.Connection:
@@ -191,40 +229,21 @@ class _SQLite:
         if self.path != ":memory:":
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("PRAGMA synchronous = NORMAL")
-        with self._lock:
-            self._all.append(conn)
-        return conn
-
-    def _conn(self) -> sqlite3.Connection:
-        if os.getpid() != self._pid:  # forked: the parent's connections are not ours
-            self._pid = os.getpid()
-            self._local = threading.local()
-            self._all = []
-        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
-        if conn is None:
-            conn = self._connect()
-            self._local.conn = conn
         return conn
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         if self._shared is not None:
             with self._shared_lock:
                 return self._shared.execute(sql, tuple(params)).fetchall()
-        return self._conn().execute(sql, tuple(params)).fetchall()
+        rows: list[tuple[Any, ...]] = self._conn().execute(sql, tuple(params)).fetchall()
+        return rows
 
     def script(self, statements: Sequence[str]) -> None:
         for statement in statements:
             self.execute(statement)
 
-    def close(self) -> None:
-        with self._lock:
-            for conn in self._all:
-                conn.close()
-            self._all.clear()
-        self._local = threading.local()
 
-
-class _Postgres:
+class _Postgres(_PerThread):
     """One autocommit psycopg connection per thread (and per process)."""
 
     name = "postgresql"
@@ -232,25 +251,15 @@ class _Postgres:
     def __init__(self, url: str) -> None:
         import psycopg  # the `postgres` extra
 
+        super().__init__()
         self._psycopg = psycopg
         self.url = url
-        self._local = threading.local()
-        self._all: list[Any] = []
-        self._lock = threading.Lock()
-        self._pid = os.getpid()
 
-    def _conn(self) -> Any:
-        if os.getpid() != self._pid:
-            self._pid = os.getpid()
-            self._local = threading.local()
-            self._all = []
-        conn = getattr(self._local, "conn", None)
-        if conn is None or conn.closed:
-            conn = self._psycopg.connect(self.url, autocommit=True)
-            self._local.conn = conn
-            with self._lock:
-                self._all.append(conn)
-        return conn
+    def _connect(self) -> Any:
+        return self._psycopg.connect(self.url, autocommit=True)
+
+    def _is_usable(self, conn: Any) -> bool:
+        return not conn.closed
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         conn = self._conn()
@@ -269,13 +278,6 @@ class _Postgres:
             cur.execute("SELECT pg_advisory_xact_lock(7461727)")
             for statement in statements:
                 cur.execute(statement)
-
-    def close(self) -> None:
-        with self._lock:
-            for conn in self._all:
-                conn.close()
-            self._all.clear()
-        self._local = threading.local()
 
 
 _SCHEMA = (
