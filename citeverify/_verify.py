@@ -1,87 +1,92 @@
-"""The verification pipeline, one way through:
+"""The verification driver: every I/O of a run, in planned, batched steps under one deadline.
 
-    validate -> parse -> plan lookups -> charge the meter -> provider.lookup (the only I/O)
-             -> compare attributes / locate quotes -> verdicts -> summary and usage
+    tasks -> charge the meter -> provider.lookup(every distinct citation, one batch)
+          -> judge citations (``_policy``, pure)
+          -> fetch the texts quotations need (in parallel, one deadline for all)
+          -> locate every quotation of a text in one pass -> judge quotations
+          -> search other texts for quotations found nowhere (same deadline)
+          -> results, summary, usage
 
-Everything here is deterministic: the same items and the same provider state
+A *task* is what gets one result: an item of a request, or a citation or
+quotation found in a document (``citeverify.document``).  Both modes build
+tasks and hand them to ``run``, so a citation is judged the same way whichever
+way it came in.  Everything is deterministic: the same tasks and provider state
 give the same ``Response``, byte for byte once encoded.
 """
 
 from __future__ import annotations
 
-import re
+import concurrent.futures
+import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 import attrs
 
-from citeverify import _codec
-from citeverify._compare import (
-    compare_case_name,
-    compare_court,
-    compare_pinpoint,
-    compare_year,
-    name_matches,
-)
+from citeverify import _codec, _policy
 from citeverify._meter import InMemoryMeter, Meter
 from citeverify._model import (
     Citation,
-    Comparison,
+    DocumentPosition,
     Evidence,
     ItemType,
     Opinion,
-    Outcome,
     Quote,
-    QuoteLocation,
     Response,
     Result,
     Status,
     Summary,
-    Verdict,
     VerifyItem,
 )
+from citeverify._policy import Judgment, QuoteJudgment, lookup_key, lookupables
 from citeverify.citations import parse
-from citeverify.citations._types import (
-    CaseCitation,
-    LinkCitation,
-    NotACitation,
-    ParsedCitation,
-)
+from citeverify.citations._types import CaseCitation, NotACitation, ParsedCitation
 from citeverify.providers._base import (
     Authority,
     AuthorityText,
-    Found,
     Lookupable,
     LookupAnswer,
     LookupRequest,
-    NotFound,
-    OutsideCoverage,
     Provider,
     QuoteSearcher,
-    Unavailable,
 )
 from citeverify.providers._memory import safe_lookup
 
-__all__ = ["verify", "verify_request"]
+__all__ = ["DEFAULT_DEADLINE", "Task", "run", "tasks_from_items", "verify", "verify_request"]
 
 Progress = Callable[[int, int], None]
 
-METHOD_QUOTE = "text-match"
-METHOD_LINK = "url-match"
-DEAD_STATUSES = frozenset(
-    {
-        "repealed",
-        "transferred",
-        "renumbered",
-        "omitted",
-        "vacant",
-        "reserved",
-        "not-current",
-        "abrogated",
-        "superseded",
-        "expired",
-    }
-)
+#: Seconds a run may spend fetching texts and searching for misattributed
+#: quotations, all together; what is not done by then is reported unchecked.
+DEFAULT_DEADLINE: Final = 60.0
+_TEXT_WORKERS: Final = 8
+
+
+@attrs.frozen(slots=True)
+class Task:
+    """What gets one result.
+
+    ``citations`` are the parsed citations of a citation task (several for a
+    string cite; a ``NotACitation`` when the text is none).  A quotation task
+    names ``parent``, the task whose authority and pin it is checked against.
+    ``citation_id`` and ``position`` are emitted as the v1.2 fields when the
+    run emits reserved fields.  ``billed`` is false for short forms, which
+    ride on their full citation.  ``preset`` is a judgment decided before any
+    lookup (a short form with no antecedent, a quotation with no citation).
+    ``link_text`` is a link item's ``rawText``.
+    """
+
+    id: str
+    type: ItemType
+    raw: str
+    citations: tuple[ParsedCitation, ...] = ()
+    quote_text: str | None = None
+    parent: str | None = None
+    citation_id: str | None = None
+    position: DocumentPosition | None = None
+    billed: bool = True
+    preset: Judgment | QuoteJudgment | None = None
+    link_text: str | None = None
 
 
 def verify(
@@ -92,6 +97,7 @@ def verify(
     limits: _codec.Limits | None = None,
     emit_reserved: bool = False,
     progress: Progress | None = None,
+    deadline: float = DEFAULT_DEADLINE,
 ) -> Response:
     """Verify citation and quotation items; return the contract ``Response``.
 
@@ -102,13 +108,22 @@ def verify(
     ``InMemoryMeter`` with an effectively unlimited window by default) and may
     raise ``RateLimited``.  ``emit_reserved`` fills the fields the contract
     reserves for later versions (``citationId``, ``opinion.reference``,
-    ``quote.passage``, ``quote.location``).
+    ``quote.passage``, ``quote.location``).  ``deadline`` bounds, in seconds,
+    the fetching of texts for quotations (what is not fetched in time is
+    reported unchecked, never as an error).
     """
     limits = limits or _codec.DEFAULT_LIMITS
     listed = list(items)
     dicts = [_codec.to_dict(item) if isinstance(item, VerifyItem) else item for item in listed]
     checked = _codec.structure_request({"items": dicts}, limits)
-    return _Run(checked, provider, meter, emit_reserved, progress).run()
+    return run(
+        tasks_from_items(checked),
+        provider=provider,
+        meter=meter,
+        emit_reserved=emit_reserved,
+        progress=progress,
+        deadline=deadline,
+    )
 
 
 def verify_request(
@@ -118,6 +133,7 @@ def verify_request(
     meter: Meter | None = None,
     limits: _codec.Limits | None = None,
     emit_reserved: bool = False,
+    deadline: float = DEFAULT_DEADLINE,
 ) -> dict[str, Any]:
     """Verify a request body (a dict, or JSON text or bytes); return the JSON-ready Response.
 
@@ -126,584 +142,353 @@ def verify_request(
     """
     limits = limits or _codec.DEFAULT_LIMITS
     items = _codec.structure_request(body, limits)
-    response = _Run(items, provider, meter, emit_reserved, None).run()
+    response = run(
+        tasks_from_items(items),
+        provider=provider,
+        meter=meter,
+        emit_reserved=emit_reserved,
+        deadline=deadline,
+    )
     return _codec.response_to_dict(response)
 
 
-# --- the run ------------------------------------------------------------------------
+# --- items to tasks ----------------------------------------------------------------
 
 
-@attrs.define
-class _Resolved:
-    """What a citation item resolved to, for the quotes that hang from it."""
+def _item_citations(text: str, kind: str) -> tuple[ParsedCitation, ...]:
+    """Every citation of ``kind`` in an item's text: a string cite is several.
 
-    result: Result
-    authority: Authority | None
-    citation: ParsedCitation
-
-
-def _lookup_key(citation: Lookupable) -> tuple[str, str]:
-    return (citation.kind, citation.normalized)
-
-
-def _retry_text(answer: Unavailable) -> str:
-    if answer.retry_at is None:
-        return ""
-    return f"; retry after {answer.retry_at.isoformat()}"
-
-
-def _year(authority: Authority) -> int | None:
-    return authority.decided.year if authority.decided else None
-
-
-def _short(authority: Authority) -> str:
-    if authority.kind != "case":  # enacted text: its heading already leads with the citation
-        return authority.name or (authority.citations[0] if authority.citations else "")
-    name = authority.name or f"a {authority.kind} with no name on record"
-    cite = authority.citations[0] if authority.citations else authority.reference
-    year = _year(authority)
-    return f"{name}, {cite}" + (f" ({year})" if year and authority.kind == "case" else "")
+    ``find`` reads them all when the finder knows the kind; the first is always
+    what ``parse`` gives, so a one-citation item is judged as before.
+    """
+    first = parse(text, kind)
+    if kind != "case" or isinstance(first, NotACitation) or ";" not in text:
+        return (first,)
+    try:
+        from citeverify.citations import find  # type: ignore[attr-defined,unused-ignore]
+    except ImportError:  # pragma: no cover - before the finder lands
+        return (first,)
+    more: list[ParsedCitation] = [first]
+    seen = {first.normalized}
+    for found in find(text, kinds=("case",)):
+        citation = found.citation
+        if isinstance(citation, CaseCitation) and citation.normalized not in seen:
+            seen.add(citation.normalized)
+            more.append(citation)
+    return tuple(more)
 
 
-class _Run:
+def tasks_from_items(items: Sequence[VerifyItem]) -> list[Task]:
+    """One task per validated request item, in order."""
+    tasks: list[Task] = []
+    for item in items:
+        if item.type is ItemType.QUOTE:
+            tasks.append(
+                Task(
+                    id=item.id,
+                    type=item.type,
+                    raw="",
+                    quote_text=item.quote_text or "",
+                    parent=item.parent_case_id,
+                    citation_id=item.parent_case_id,
+                    billed=False,
+                )
+            )
+            continue
+        if item.type is ItemType.LINK:
+            text = item.url or ""
+            raw = item.raw_text if item.raw_text is not None else text
+            citations: tuple[ParsedCitation, ...] = (parse(text, "link"),)
+        else:
+            raw = item.raw_text or ""
+            citations = _item_citations(raw, item.type.value)
+        tasks.append(
+            Task(id=item.id, type=item.type, raw=raw, citations=citations, link_text=item.raw_text)
+        )
+    return tasks
+
+
+# --- the run -----------------------------------------------------------------------
+
+
+def run(
+    tasks: Sequence[Task],
+    *,
+    provider: Provider | None = None,
+    meter: Meter | None = None,
+    emit_reserved: bool = False,
+    progress: Progress | None = None,
+    deadline: float = DEFAULT_DEADLINE,
+) -> Response:
+    """Run tasks through lookup, judgment and quotation checks; one result per task."""
+    if provider is None:
+        from citeverify.providers import default_provider
+
+        provider = default_provider()
+    return _Driver(
+        tasks,
+        provider,
+        meter if meter is not None else InMemoryMeter(),
+        emit_reserved,
+        progress,
+        deadline,
+    ).run()
+
+
+@attrs.frozen(slots=True)
+class _Judged:
+    """A citation task's outcome, for the results and quotations that hang from it."""
+
+    judgment: Judgment
+    citation: Citation
+    pin_of: ParsedCitation | None
+
+
+class _Driver:
     def __init__(
         self,
-        items: Sequence[VerifyItem],
-        provider: Provider | None,
-        meter: Meter | None,
+        tasks: Sequence[Task],
+        provider: Provider,
+        meter: Meter,
         emit_reserved: bool,
         progress: Progress | None,
+        deadline: float,
     ) -> None:
-        if provider is None:
-            from citeverify.providers import default_provider
-
-            provider = default_provider()
-        self.items = items
+        self.tasks = tasks
         self.provider = provider
-        self.meter: Meter = meter if meter is not None else InMemoryMeter()
+        self.meter = meter
         self.emit_reserved = emit_reserved
         self.progress = progress
-        self.parsed: dict[str, ParsedCitation] = {}
-        self.answers: dict[tuple[str, str], LookupAnswer] = {}
-        self.resolved: dict[str, _Resolved] = {}
-
-    # 1. parse and plan
-    def _parse_all(self) -> list[Lookupable]:
-        wanted: dict[tuple[str, str], Lookupable] = {}
-        for item in self.items:
-            if item.type is ItemType.QUOTE:
-                continue
-            text = item.url if item.type is ItemType.LINK else item.raw_text
-            parsed = parse(text or "", item.type.value)
-            self.parsed[item.id] = parsed
-            for citation in _lookupables(parsed):
-                wanted.setdefault(_lookup_key(citation), citation)
-        return list(wanted.values())
-
-    def _billed(self) -> int:
-        keys = {
-            (p.kind, p.normalized)
-            for p in self.parsed.values()
-            if not isinstance(p, NotACitation) and _lookupables(p)
-        }
-        return len(keys)
+        self.deadline = deadline
+        self.done = 0
 
     def run(self) -> Response:
-        lookups = self._parse_all()
-        billed = self._billed()
-        usage = self.meter.charge(billed)  # may raise RateLimited: nothing looked up
+        # 1. plan: every distinct citation once; bill the full citations only
+        wanted: dict[tuple[str, str], Lookupable] = {}
+        billed: set[tuple[str, str]] = set()
+        for task in self.tasks:
+            if task.preset is not None:
+                continue
+            for parsed in task.citations:
+                keys = [lookup_key(c) for c in lookupables(parsed)]
+                for citation, key in zip(lookupables(parsed), keys, strict=True):
+                    wanted.setdefault(key, citation)
+                if task.billed and keys:
+                    billed.add((parsed.kind, parsed.normalized or ""))
+        usage = self.meter.charge(len(billed))  # may raise RateLimited: nothing looked up
+        started = time.monotonic()
+
+        # 2. one batched lookup
+        lookups = list(wanted.values())
+        answers: dict[tuple[str, str], LookupAnswer] = {}
         requests = [LookupRequest(c) for c in lookups]
         for citation, answer in zip(lookups, safe_lookup(self.provider, requests), strict=True):
-            self.answers[_lookup_key(citation)] = answer
+            answers[lookup_key(citation)] = answer
 
-        results: list[Result | None] = [None] * len(self.items)
-        quote_slots: list[int] = []
-        for index, item in enumerate(self.items):
-            if item.type is ItemType.QUOTE:
-                quote_slots.append(index)
+        # 3. judge citations (pure)
+        judged: dict[str, _Judged] = {}
+        results: dict[str, Result] = {}
+        for task in self.tasks:
+            if task.type is ItemType.QUOTE:
                 continue
-            resolved = self._citation_result(item)
-            self.resolved[item.id] = resolved
-            results[index] = resolved.result
-            self._tick(index)
-        for index, result in zip(
-            quote_slots, self._quote_results([self.items[i] for i in quote_slots]), strict=True
-        ):
-            results[index] = result
-            self._tick(index)
-        final = tuple(r for r in results if r is not None)
-        if len(final) != len(self.items):  # pragma: no cover - a bug, never an answer
-            raise AssertionError("every item must have exactly one result")
-        return Response(results=final, summary=self._summary(final, billed), usage=usage)
+            outcome = self._judge(task, answers)
+            judged[task.id] = outcome
+            results[task.id] = self._result(task, outcome.citation, outcome.judgment)
+            self._tick()
 
-    def _tick(self, index: int) -> None:
-        if self.progress is not None:
-            self.progress(index + 1, len(self.items))
-
-    # 2. citation items
-    def _citation_result(self, item: VerifyItem) -> _Resolved:
-        parsed = self.parsed[item.id]
-        raw = (item.url if item.type is ItemType.LINK else item.raw_text) or ""
-        if isinstance(parsed, NotACitation):
-            verdict = Verdict(Status.WARNING, Outcome.UNSUPPORTED.value, parsed.message)
-            return _Resolved(
-                self._result(item, Citation(raw=item.raw_text or raw), verdict), None, parsed
-            )
-        citation = Citation(
-            raw=item.raw_text if item.raw_text is not None else raw,
-            normalized=parsed.normalized,
-            system=parsed.system,
-            components=_nonempty(parsed.components()),
+        # 4. quotations: texts fetched in parallel, each text searched once
+        quote_results = self._quotations(judged, started)
+        results.update(quote_results)
+        final = tuple(results[t.id] for t in self.tasks)
+        return Response(
+            results=final, summary=_summary(final, len(billed), len(self.tasks)), usage=usage
         )
-        if isinstance(parsed, LinkCitation):
-            return self._link_result(item, parsed, citation)
-        answer = self.answers[_lookup_key(parsed)]
-        if isinstance(parsed, CaseCitation):
-            return self._case_result(item, parsed, citation, answer)
-        return self._enacted_result(item, parsed, citation, answer)
+
+    def _tick(self) -> None:
+        self.done += 1
+        if self.progress is not None:
+            self.progress(self.done, len(self.tasks))
+
+    def _judge(self, task: Task, answers: Mapping[tuple[str, str], LookupAnswer]) -> _Judged:
+        first = task.citations[0] if task.citations else None
+        if first is None or isinstance(first, NotACitation):
+            citation = Citation(raw=task.raw)
+        else:
+            citation = Citation(
+                raw=task.raw,
+                normalized=first.normalized,
+                system=first.system,
+                components=_nonempty(first.components()),
+            )
+        if isinstance(task.preset, Judgment):
+            return _Judged(task.preset, citation, first)
+        if first is None:
+            judgment = _policy.unsupported(NotACitation(task.type.value, task.raw, "no citation"))
+            return _Judged(judgment, citation, None)
+        pairs = [(p, _policy.judge(p, answers, task.link_text)) for p in task.citations]
+        return _Judged(_policy.combine(pairs), citation, first)
 
     def _result(
         self,
-        item: VerifyItem,
+        task: Task,
         citation: Citation,
-        verdict: Verdict,
-        *,
-        evidence: Sequence[Comparison] = (),
+        judgment: Judgment | QuoteJudgment,
         authority: Authority | None = None,
         quote: Quote | None = None,
-        citation_id: str | None = None,
     ) -> Result:
+        if isinstance(judgment, Judgment):
+            authority = judgment.authority
+        comparisons = judgment.comparisons
         return Result(
-            id=item.id,
-            type=item.type,
+            id=task.id,
+            type=task.type,
             citation=citation,
-            verdict=verdict,
-            evidence=Evidence(tuple(evidence)) if evidence else None,
+            verdict=judgment.verdict,
+            evidence=Evidence(tuple(comparisons)) if comparisons else None,
             opinion=self._opinion(authority) if authority is not None else None,
             quote=quote,
-            citation_id=citation_id if self.emit_reserved else None,
+            citation_id=task.citation_id if self.emit_reserved else None,
+            position=task.position if self.emit_reserved else None,
         )
 
     def _opinion(self, authority: Authority) -> Opinion:
         return Opinion(
             court=authority.court,
             case_name=authority.name,
-            year=_year(authority),
+            year=authority.decided.year if authority.decided else None,
             citations=authority.citations or None,
             documents=authority.documents or None,
             reference=authority.reference if self.emit_reserved else None,
         )
 
-    def _unresolved(
-        self, item: VerifyItem, parsed: Lookupable, citation: Citation, answer: LookupAnswer
-    ) -> _Resolved | None:
-        """The result for an answer that resolved nothing, or ``None`` when it did resolve."""
-        if isinstance(answer, Unavailable):
-            message = f"could not check {parsed.normalized}: {answer.reason}{_retry_text(answer)}"
-            verdict = Verdict(Status.WARNING, Outcome.UNVERIFIED.value, message)
-        elif isinstance(answer, OutsideCoverage):
-            message = answer.message or "no configured source covers this citation"
-            if not message.startswith(parsed.normalized):
-                message = f"{parsed.normalized}: {message}"
-            verdict = Verdict(Status.WARNING, Outcome.UNVERIFIED.value, message)
-        elif isinstance(answer, NotFound) and answer.within is None:
-            message = answer.message or f"no authority at {parsed.normalized}"
-            verdict = Verdict(
-                Status.CRITICAL, Outcome.NOT_FOUND.value, message, answer.method, answer.as_of
-            )
-        else:
-            return None
-        return _Resolved(self._result(item, citation, verdict), None, parsed)
+    # quotations ----------------------------------------------------------------------
 
-    def _case_result(
-        self, item: VerifyItem, parsed: CaseCitation, citation: Citation, answer: LookupAnswer
-    ) -> _Resolved:
-        unresolved = self._unresolved(item, parsed, citation, answer)
-        if unresolved is not None:
-            return unresolved
-        if isinstance(answer, NotFound):
-            return self._within_result(item, parsed, citation, answer)
-        assert isinstance(answer, Found)
-        authority = _best(parsed, answer.authorities)
-        comparisons: list[Comparison] = []
-        notes: list[str] = []
-        name = compare_case_name(parsed, authority)
-        if name is not None:
-            comparisons.append(name)
-        elif parsed.case_name and not authority.name:
-            notes.append("the case name was not compared: the source records no name for it")
-        year, note = compare_year(parsed, authority)
-        if year is not None:
-            comparisons.append(year)
-        if note:
-            notes.append(note)
-        court = compare_court(parsed, authority)
-        if court is not None:
-            comparisons.append(court)
-        pin = compare_pinpoint(parsed.pin, authority)
-        if pin is not None:
-            comparisons.append(pin)
-        parallel_notes = self._parallels(parsed, authority, comparisons)
-        mismatched = [c for c in comparisons if not c.match]
-        if mismatched or parallel_notes:
-            parts = [_describe(c) for c in mismatched] + parallel_notes
-            message = f"{parsed.normalized} is {_short(authority)}, but " + "; ".join(parts)
-            verdict = Verdict(
-                Status.WARNING, Outcome.MISMATCH.value, message, answer.method, answer.as_of
-            )
-        else:
-            message = f"{parsed.normalized} is {_short(authority)}"
-            if notes:
-                message += f" ({'; '.join(notes)})"
-            verdict = Verdict(
-                Status.VERIFIED, Outcome.VERIFIED.value, message, answer.method, answer.as_of
-            )
-        result = self._result(item, citation, verdict, evidence=comparisons, authority=authority)
-        return _Resolved(result, authority, parsed)
-
-    def _parallels(
-        self, parsed: CaseCitation, authority: Authority, comparisons: list[Comparison]
-    ) -> list[str]:
-        """Check each parallel citation names the same authority; return problems found."""
-        problems: list[str] = []
-        for parallel in parsed.parallels:
-            answer = self.answers.get(_lookup_key(parallel))
-            if isinstance(answer, Found):
-                same = any(a.reference == authority.reference for a in answer.authorities) or any(
-                    c in authority.citations for a in answer.authorities for c in a.citations[:1]
-                )
-                other = answer.authorities[0]
-                comparisons.append(
-                    Comparison(
-                        "parallelCitation",
-                        parallel.normalized,
-                        parallel.normalized if same else _short(other),
-                        same,
-                    )
-                )
-                if not same:
-                    problems.append(f"parallel citation {parallel.normalized} is {_short(other)}")
-            elif isinstance(answer, NotFound):
-                comparisons.append(Comparison("parallelCitation", parallel.normalized, None, False))
-                problems.append(f"parallel citation {parallel.normalized} does not exist")
-        return problems
-
-    def _within_result(
-        self, item: VerifyItem, parsed: CaseCitation, citation: Citation, answer: NotFound
-    ) -> _Resolved:
-        """A cited first page that falls inside another case's pages."""
-        within = answer.within
-        assert within is not None
-        where = (
-            f"page {parsed.page} of volume {parsed.volume} {parsed.reporter} "
-            f"falls inside {_short(within)}"
-        )
-        if parsed.case_name and within.name and name_matches(parsed.case_name, within.name):
-            comparisons = [
-                Comparison("caseName", parsed.case_name, within.name, True),
-                Comparison("page", parsed.page, str(within.first_page), False),
-            ]
-            message = (
-                f"{where}, which begins at page {within.first_page}: "
-                "a pin cite given as the first page?"
-            )
-            verdict = Verdict(
-                Status.WARNING, Outcome.MISMATCH.value, message, answer.method, answer.as_of
-            )
-            result = self._result(item, citation, verdict, evidence=comparisons, authority=within)
-            return _Resolved(result, within, parsed)
-        message = f"no case begins at {parsed.normalized}; {where}"
-        verdict = Verdict(
-            Status.CRITICAL, Outcome.NOT_FOUND.value, message, answer.method, answer.as_of
-        )
-        return _Resolved(self._result(item, citation, verdict), None, parsed)
-
-    def _enacted_result(
-        self, item: VerifyItem, parsed: Lookupable, citation: Citation, answer: LookupAnswer
-    ) -> _Resolved:
-        """Statutes, rules and constitutional provisions: existence and status."""
-        unresolved = self._unresolved(item, parsed, citation, answer)
-        if unresolved is not None:
-            return unresolved
-        if isinstance(answer, NotFound):  # NotFound with `within`: not meaningful here
-            verdict = Verdict(
-                Status.CRITICAL,
-                Outcome.NOT_FOUND.value,
-                answer.message or f"no {parsed.kind} {parsed.normalized}",
-                answer.method,
-                answer.as_of,
-            )
-            return _Resolved(self._result(item, citation, verdict), None, parsed)
-        assert isinstance(answer, Found)
-        authority = answer.authorities[0]
-        label = authority.name or parsed.normalized
-        if authority.status and authority.status.lower() in DEAD_STATUSES:
-            note = f": {authority.status_note}" if authority.status_note else ""
-            verdict = Verdict(
-                Status.WARNING,
-                Outcome.SUPERSEDED.value,
-                f"{label} is {authority.status.lower()}{note}",
-                answer.method,
-                answer.as_of,
-            )
-        else:
-            verdict = Verdict(
-                Status.VERIFIED, Outcome.VERIFIED.value, label, answer.method, answer.as_of
-            )
-        result = self._result(item, citation, verdict, authority=authority)
-        return _Resolved(result, authority, parsed)
-
-    def _link_result(self, item: VerifyItem, link: LinkCitation, citation: Citation) -> _Resolved:
-        def unverified(message: str) -> _Resolved:
-            verdict = Verdict(Status.WARNING, Outcome.UNVERIFIED.value, message, METHOD_LINK)
-            return _Resolved(self._result(item, citation, verdict), None, link)
-
-        if link.source is None:
-            return unverified(f"cannot interpret URLs of {link.host}")
-        if not item.raw_text or not item.raw_text.strip():
-            return unverified("no rawText to compare the link with")
-        comparisons = _compare_link(link, item.raw_text)
-        if not comparisons:
-            return unverified(f"could not compare this {link.source} URL with rawText")
-        authority = None
-        if link.target is not None:
-            answer = self.answers.get(_lookup_key(link.target))
-            if isinstance(answer, Found):
-                authority = answer.authorities[0]
-        mismatched = [c for c in comparisons if not c.match]
-        if mismatched:
-            message = "the link points elsewhere: " + "; ".join(_describe(c) for c in mismatched)
-            verdict = Verdict(Status.WARNING, Outcome.MISMATCH.value, message, METHOD_LINK)
-        else:
-            verdict = Verdict(
-                Status.VERIFIED,
-                Outcome.VERIFIED.value,
-                "the link points to the cited authority",
-                METHOD_LINK,
-            )
-        result = self._result(item, citation, verdict, evidence=comparisons, authority=authority)
-        return _Resolved(result, authority, link)
-
-    # 3. quotations
-    def _quote_results(self, quotes: Sequence[VerifyItem]) -> list[Result]:
-        out: dict[str, Result] = {}
-        by_authority: dict[str, list[VerifyItem]] = {}
-        authorities: dict[str, Authority] = {}
-        for item in quotes:
-            parent = self.resolved[item.parent_case_id or ""]
-            early = self._quote_precheck(item, parent)
-            if early is not None:
-                out[item.id] = early
-                continue
-            assert parent.authority is not None
-            ref = parent.authority.reference
-            authorities[ref] = parent.authority
-            by_authority.setdefault(ref, []).append(item)
-        for ref, items in by_authority.items():
-            authority = authorities[ref]
-            for item, result in zip(items, self._locate(authority, items), strict=True):
-                out[item.id] = result
-        return [out[item.id] for item in quotes]
-
-    def _quote_result(
-        self,
-        item: VerifyItem,
-        parent: _Resolved,
-        verdict: Verdict,
-        *,
-        evidence: Sequence[Comparison] = (),
-        passage: str | None = None,
-        location: QuoteLocation | None = None,
-    ) -> Result:
-        matched = verdict.status is Status.VERIFIED
+    def _quote_result(self, task: Task, parent: _Judged | None, judgment: QuoteJudgment) -> Result:
         quote = Quote(
-            matched=matched,
-            snippet=item.quote_text,
-            passage=passage if self.emit_reserved else None,
-            location=location if self.emit_reserved else None,
+            matched=judgment.matched,
+            snippet=task.quote_text,
+            passage=judgment.passage if self.emit_reserved else None,
+            location=judgment.location if self.emit_reserved else None,
         )
-        return self._result(
-            item,
-            parent.result.citation,  # a quote's citation is its parent's
-            verdict,
-            evidence=evidence,
-            authority=parent.authority,
-            quote=quote,
-            citation_id=parent.result.id,
-        )
+        citation = parent.citation if parent is not None else Citation(raw="")
+        authority = parent.judgment.authority if parent is not None else None
+        return self._result(task, citation, judgment, authority, quote)
 
-    def _quote_precheck(self, item: VerifyItem, parent: _Resolved) -> Result | None:
-        outcome = parent.result.verdict.outcome
-        if parent.authority is None:
-            if outcome == Outcome.NOT_FOUND.value:
-                verdict = Verdict(
-                    Status.CRITICAL,
-                    Outcome.NOT_FOUND.value,
-                    "the quoted authority was not found",
-                    METHOD_QUOTE,
-                )
+    def _quotations(self, judged: Mapping[str, _Judged], started: float) -> dict[str, Result]:
+        out: dict[str, Result] = {}
+        waiting: dict[str, list[Task]] = {}
+        authorities: dict[str, Authority] = {}
+        for task in self.tasks:
+            if task.type is not ItemType.QUOTE:
+                continue
+            parent = judged.get(task.parent or "")
+            early: QuoteJudgment | None
+            if isinstance(task.preset, QuoteJudgment):
+                early = task.preset
+            elif parent is None:
+                early = _policy.quote_no_citation()
             else:
-                verdict = Verdict(
-                    Status.WARNING,
-                    Outcome.UNVERIFIED.value,
-                    "the quoted authority could not be resolved, so the quotation was not checked",
-                    METHOD_QUOTE,
-                )
-            return self._quote_result(item, parent, verdict)
-        if not parent.authority.has_text:
-            verdict = Verdict(
-                Status.WARNING,
-                Outcome.UNVERIFIED.value,
-                f"no text of {_short(parent.authority)} is available to check the quotation",
-                METHOD_QUOTE,
-            )
-            return self._quote_result(item, parent, verdict)
-        return None
+                early = _policy.quote_precheck(parent.judgment)
+            if early is not None:
+                out[task.id] = self._quote_result(task, parent, early)
+                self._tick()
+                continue
+            assert parent is not None
+            assert parent.judgment.authority is not None
+            authority = parent.judgment.authority
+            authorities[authority.reference] = authority
+            waiting.setdefault(authority.reference, []).append(task)
+        if not waiting:
+            return out
+        texts = self._fetch_texts([authorities[r] for r in waiting], started)
+        absent: list[tuple[Task, _Judged, Authority, Any]] = []
+        for reference, tasks in waiting.items():
+            authority = authorities[reference]
+            got = texts.get(reference)
+            if not isinstance(got, AuthorityText):
+                reason = got if isinstance(got, str) else "no text is available"
+                for task in tasks:
+                    parent = judged[task.parent or ""]
+                    judgment = _policy.quote_not_checked(authority, reason)
+                    out[task.id] = self._quote_result(task, parent, judgment)
+                    self._tick()
+                continue
+            for task, match in zip(tasks, self._locate(got, tasks, judged), strict=True):
+                parent = judged[task.parent or ""]
+                if match.status == "absent" and isinstance(self.provider, QuoteSearcher):
+                    absent.append((task, parent, authority, match))
+                    continue
+                judgment = _policy.quote_judgment(match, _pin(parent), authority)
+                out[task.id] = self._quote_result(task, parent, judgment)
+                self._tick()
+        for task, parent, authority, match in absent:
+            elsewhere = self._search_elsewhere(task, authority, started)
+            judgment = _policy.quote_judgment(match, _pin(parent), authority, elsewhere)
+            out[task.id] = self._quote_result(task, parent, judgment)
+            self._tick()
+        return out
 
-    def _locate(self, authority: Authority, items: Sequence[VerifyItem]) -> list[Result]:
-        parents = [self.resolved[i.parent_case_id or ""] for i in items]
+    def _remaining(self, started: float) -> float:
+        return max(0.0, self.deadline - (time.monotonic() - started))
+
+    def _fetch_texts(
+        self, authorities: Sequence[Authority], started: float
+    ) -> dict[str, AuthorityText | str | None]:
+        """Every text the quotations need, fetched in parallel under the run's deadline.
+
+        A value is the text, ``None`` when the provider has none, or a string
+        saying why it could not be had (the fetch failed, the deadline passed).
+        """
+        out: dict[str, AuthorityText | str | None] = {}
+        workers = min(_TEXT_WORKERS, len(authorities))
+        pool = concurrent.futures.ThreadPoolExecutor(
+            max_workers=workers, thread_name_prefix="citeverify-text"
+        )
         try:
-            text = authority.text()
-        except Exception as exc:  # a provider's text fetch failing is a source failure
-            text = None
-            reason = f"fetching the text failed ({type(exc).__name__})"
-        else:
-            reason = "no text is available"
-        if text is None:
-            verdict = Verdict(
-                Status.WARNING,
-                Outcome.UNVERIFIED.value,
-                f"{reason} for {_short(authority)}; the quotation was not checked",
-                METHOD_QUOTE,
-            )
-            return [self._quote_result(i, p, verdict) for i, p in zip(items, parents, strict=True)]
-        try:
-            from citeverify import quotes as quote_locator
-        except ImportError:  # pragma: no cover - only while the locator is absent
-            verdict = Verdict(
-                Status.WARNING,
-                Outcome.UNVERIFIED.value,
-                "quotation checking is unavailable",
-                METHOD_QUOTE,
-            )
-            return [self._quote_result(i, p, verdict) for i, p in zip(items, parents, strict=True)]
+            futures = {pool.submit(a.text): a.reference for a in authorities}
+            done, _ = concurrent.futures.wait(futures, timeout=self._remaining(started))
+            for future, reference in futures.items():
+                if future not in done:
+                    out[reference] = "the text could not be fetched in time"
+                    continue
+                try:
+                    out[reference] = future.result()
+                except Exception as exc:  # a provider's fetch failing is a source failure
+                    out[reference] = f"fetching the text failed ({type(exc).__name__})"
+        finally:
+            pool.shutdown(wait=False, cancel_futures=True)
+        return out
+
+    def _locate(
+        self, text: AuthorityText, tasks: Sequence[Task], judged: Mapping[str, _Judged]
+    ) -> list[Any]:
+        from citeverify import quotes as quote_locator
+
         index = quote_locator.QuoteIndex(text)
         # A passage can occur twice (syllabus and opinion); prefer the cited pin page.
-        prefer: list[int | None] = [
-            p.citation.pin.first
-            if isinstance(p.citation, CaseCitation) and p.citation.pin is not None
-            else None
-            for p in parents
-        ]
-        matches = index.locate_many([i.quote_text or "" for i in items], prefer_pages=prefer)
-        return [
-            self._quote_verdict(item, parent, authority, text, match)
-            for item, parent, match in zip(items, parents, matches, strict=True)
-        ]
-
-    def _quote_verdict(
-        self,
-        item: VerifyItem,
-        parent: _Resolved,
-        authority: Authority,
-        text: AuthorityText,
-        match: Any,
-    ) -> Result:
-        where = _short(authority)
-        if match.status == "found":
-            location = None
-            if match.pages or match.paragraph is not None:
-                location = QuoteLocation(
-                    page=match.pages[0] if match.pages else None, paragraph=match.paragraph
-                )
-            pin = parent.citation.pin if isinstance(parent.citation, CaseCitation) else None
-            comparison = _quote_pin(pin, tuple(match.pages))
-            if comparison is not None and not comparison.match:
-                verdict = Verdict(
-                    Status.WARNING,
-                    Outcome.MISMATCH.value,
-                    f"the quotation is in {where}, but at page {comparison.found}, "
-                    f"not at the cited page {comparison.cited}",
-                    METHOD_QUOTE,
-                )
-            else:
-                pages = f" at page {_pages_text(match.pages)}" if match.pages else ""
-                verdict = Verdict(
-                    Status.VERIFIED,
-                    Outcome.VERIFIED.value,
-                    f"quoted from {where}{pages}",
-                    METHOD_QUOTE,
-                )
-            evidence = [comparison] if comparison is not None else []
-            return self._quote_result(
-                item, parent, verdict, evidence=evidence, passage=match.passage, location=location
-            )
-        if match.status == "near":
-            message = f"the quotation differs from {where}"
-            if match.message:
-                message += f": {match.message}"
-            verdict = Verdict(Status.WARNING, Outcome.MISMATCH.value, message, METHOD_QUOTE)
-            return self._quote_result(item, parent, verdict, passage=match.passage)
-        elsewhere = None
-        if isinstance(self.provider, QuoteSearcher):
-            try:
-                elsewhere = self.provider.find_quote(
-                    item.quote_text or "", exclude=authority.reference
-                )
-            except Exception:
-                elsewhere = None
-        if elsewhere is not None:
-            verdict = Verdict(
-                Status.WARNING,
-                Outcome.MISMATCH.value,
-                f"the quotation is not in {where}; it is in {_short(elsewhere)}",
-                METHOD_QUOTE,
-            )
-            return self._quote_result(item, parent, verdict)
-        verdict = Verdict(
-            Status.CRITICAL,
-            Outcome.NOT_FOUND.value,
-            f"the quotation was not found in {where}",
-            METHOD_QUOTE,
+        prefer: list[int | None] = []
+        for task in tasks:
+            pin = _pin(judged[task.parent or ""])
+            prefer.append(pin.first if pin is not None else None)
+        matches: list[Any] = index.locate_many(
+            [t.quote_text or "" for t in tasks], prefer_pages=prefer
         )
-        return self._quote_result(item, parent, verdict)
+        return matches
 
-    # 4. summary
-    def _summary(self, results: Sequence[Result], billed: int) -> Summary:
-        counts = dict.fromkeys(Status, 0)
-        for result in results:
-            counts[result.verdict.status] += 1
-        unique = {
-            (r.type.value, r.citation.normalized or f"raw:{r.citation.raw.strip()}")
-            for r in results
-            if r.type is not ItemType.QUOTE
-        }
-        worst = max((r.verdict.status for r in results), key=lambda s: s.severity)
-        total = len(results)
-        return Summary(
-            verified=counts[Status.VERIFIED],
-            warning=counts[Status.WARNING],
-            critical=counts[Status.CRITICAL],
-            total=total,
-            unique_citations=len(unique),
-            billed_citations=billed,
-            is_fully_verified=counts[Status.VERIFIED] == total,
-            is_fully_accounted=total == len(self.items) and sum(counts.values()) == total,
-            overall_status=worst,
-        )
+    def _search_elsewhere(
+        self, task: Task, authority: Authority, started: float
+    ) -> Authority | None:
+        """The authority that does hold a quotation its cited one lacks, if the provider says."""
+        if self._remaining(started) <= 0 or not isinstance(self.provider, QuoteSearcher):
+            return None
+        try:
+            return self.provider.find_quote(task.quote_text or "", exclude=authority.reference)
+        except Exception:  # a failed search only means we cannot name the real source
+            return None
 
 
-# --- helpers ----------------------------------------------------------------------
-
-
-def _lookupables(parsed: ParsedCitation) -> tuple[Lookupable, ...]:
-    if isinstance(parsed, NotACitation):
-        return ()
-    if isinstance(parsed, LinkCitation):
-        return (parsed.target,) if parsed.target is not None else ()
-    if isinstance(parsed, CaseCitation):
-        return (parsed, *parsed.parallels)
-    return (parsed,)
+def _pin(parent: _Judged) -> Any:
+    return parent.pin_of.pin if isinstance(parent.pin_of, CaseCitation) else None
 
 
 def _nonempty(components: Any) -> Any:
@@ -712,85 +497,27 @@ def _nonempty(components: Any) -> Any:
     return components if any(attrs.astuple(components)) else None
 
 
-def _best(parsed: CaseCitation, authorities: Sequence[Authority]) -> Authority:
-    """Among several authorities at one citation, the one the citation describes best.
-
-    Several cases can share a first page (orders, companion cases); the one the
-    cited name names wins, then the one decided in the cited year, then the
-    provider's first.
-    """
-    if len(authorities) == 1:
-        return authorities[0]
-    if parsed.case_name:
-        for authority in authorities:
-            if authority.name and name_matches(parsed.case_name, authority.name):
-                return authority
-    if parsed.year is not None:
-        for authority in authorities:
-            if authority.decided is not None and authority.decided.year == parsed.year:
-                return authority
-    return authorities[0]
-
-
-def _describe(c: Comparison) -> str:
-    labels = {
-        "caseName": "the name",
-        "year": "the year",
-        "court": "the court",
-        "pinpoint": "the pin cite",
-        "page": "the page",
-        "reporter": "the reporter",
-        "citation": "the citation",
-        "parallelCitation": "the parallel citation",
+def _summary(results: Sequence[Result], billed: int, expected: int) -> Summary:
+    counts = dict.fromkeys(Status, 0)
+    for result in results:
+        counts[result.verdict.status] += 1
+    unique = {
+        (r.type.value, r.citation.normalized or f"raw:{r.citation.raw.strip()}")
+        for r in results
+        if r.type is not ItemType.QUOTE
     }
-    label = labels.get(c.attribute, c.attribute)
-    if c.attribute == "pinpoint":
-        return f"{label} {c.cited} is outside the pages {c.found}"
-    return f"{label} cited is {c.cited!r}, the authority's is {c.found!r}"
-
-
-def _pages_text(pages: Sequence[int]) -> str:
-    if not pages:
-        return ""
-    return str(pages[0]) if len(pages) == 1 else f"{pages[0]}-{pages[-1]}"
-
-
-def _quote_pin(pin: Any, pages: tuple[int, ...]) -> Comparison | None:
-    """Whether the located quotation is on (or spans) the cited pin page."""
-    if pin is None or pin.first is None or not pages:
-        return None
-    last = pin.last if pin.last is not None else pin.first
-    match = any(pin.first <= page <= last for page in pages)
-    return Comparison("pinpoint", pin.text, _pages_text(pages), match)
-
-
-_SLUG_SPLIT = re.compile(r"-v(?:s)?-")
-
-
-def _slug_to_name(slug: str) -> str:
-    parts = _SLUG_SPLIT.split(slug, maxsplit=1)
-    return " v. ".join(p.replace("-", " ") for p in parts)
-
-
-def _compare_link(link: LinkCitation, raw_text: str) -> list[Comparison]:
-    """Compare what the URL points to with what the item's rawText cites."""
-    comparisons: list[Comparison] = []
-    target = link.target
-    kind = target.kind if target is not None else "case"
-    cited = parse(raw_text, kind)
-    if target is not None and not isinstance(cited, NotACitation | LinkCitation):
-        cited_key = getattr(cited, "key", cited.normalized)
-        found_key = getattr(target, "key", target.normalized)
-        if isinstance(cited, CaseCitation):
-            cited_key, found_key = cited.normalized, target.normalized
-        comparisons.append(Comparison("citation", cited_key, found_key, cited_key == found_key))
-    if link.slug_name:
-        cited_name = cited.case_name if isinstance(cited, CaseCitation) else None
-        if cited_name is None and isinstance(cited, NotACitation) and "v." in raw_text:
-            cited_name = raw_text.strip()
-        if cited_name:
-            found_name = _slug_to_name(link.slug_name)
-            comparisons.append(
-                Comparison("caseName", cited_name, found_name, name_matches(cited_name, found_name))
-            )
-    return comparisons
+    total = len(results)
+    worst = max(
+        (r.verdict.status for r in results), key=lambda s: s.severity, default=Status.VERIFIED
+    )
+    return Summary(
+        verified=counts[Status.VERIFIED],
+        warning=counts[Status.WARNING],
+        critical=counts[Status.CRITICAL],
+        total=total,
+        unique_citations=len(unique),
+        billed_citations=billed,
+        is_fully_verified=counts[Status.VERIFIED] == total,
+        is_fully_accounted=total == expected and sum(counts.values()) == total,
+        overall_status=worst,
+    )
