@@ -26,6 +26,8 @@ from typing import Any
 from xml.sax.saxutils import escape
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 pytest.importorskip("httpx")
 
@@ -64,6 +66,7 @@ class Bucket:
     missing: set[str] = field(default_factory=set)  # listed, but answered 404
     seen: list[tuple[str, str | None]] = field(default_factory=list)
     listings: list[str | None] = field(default_factory=list)
+    listing_faults: list[int] = field(default_factory=list)  # statuses for the next listings
     base_url: str = ""
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -109,6 +112,10 @@ class _Handler(BaseHTTPRequestHandler):
             token = query.get("continuation-token", [None])[0]
             with bucket.lock:
                 bucket.listings.append(token)
+                status = bucket.listing_faults.pop(0) if bucket.listing_faults else 200
+            if status != 200:
+                self._send(status, b"<Error><Code>SlowDown</Code></Error>", {"Retry-After": "0"})
+                return
             self._send(200, bucket.listing(query.get("prefix", [""])[0], token),
                        {"Content-Type": "application/xml"})  # fmt: skip
             return
@@ -252,6 +259,27 @@ class TestListing:
         assert cites.size == len(bucket.objects[key("citations")])
         assert cites.md5 == hashlib.md5(bucket.objects[key("citations")]).hexdigest()
 
+    def test_other_folders_and_tables_are_ignored(self, bucket: Bucket) -> None:
+        """Only ``bulk-data/<table>-<date>.csv.bz2`` of the importer's tables is listed."""
+        for extra in ("bulk-data/old/citations-2025-03-31.csv.bz2",
+                      "bulk-data/citation-map-2025-03-31.csv.bz2",
+                      "elsewhere/citations-2025-03-31.csv.bz2",
+                      "bulk-data/citations-2025-03-31.csv"):  # fmt: skip
+            bucket.objects[extra] = b"x"
+        bucket.page_size = 100
+        files, _ = parse_listing(bucket.listing("", None))
+        assert {f.date for f in files} == {NEW}
+        assert sorted(f.table for f in files) == sorted(TABLES)
+
+    def test_listing_is_retried_on_503(self, bucket: Bucket, tmp_path: Path) -> None:
+        """A listing answered 503 is asked again; one that keeps failing is an error."""
+        bucket.listing_faults = [503, 503]
+        fetch(bucket, tmp_path / "a")
+        assert bucket.listings[:3] == [None, None, None]
+        bucket.listing_faults = [503] * 5
+        with pytest.raises(DownloadError, match="503"):
+            fetch(bucket, tmp_path / "b", retries=2)
+
     def test_multipart_etag_is_not_an_md5(self) -> None:
         """An ETag with a part count is not the file's MD5, so there is none to check."""
         tag = '"' + "a" * 32 + '-12"'
@@ -281,6 +309,28 @@ def remote(table: str, date: str) -> RemoteFile:
 
 
 class TestChooseSet:
+    @given(
+        st.lists(
+            st.tuples(st.sampled_from((*TABLES, "opinions")),
+                      st.sampled_from(("2023-12-31", OLD, NEW, "2025-03-31"))),
+            max_size=20,
+        )
+    )  # fmt: skip
+    def test_choice_is_the_newest_complete_date(self, pairs: list[tuple[str, str]]) -> None:
+        """Whatever is listed, the set chosen is the newest date holding every table."""
+        files = [remote(t, d) for t, d in pairs]
+        complete = sorted(d for d in {d for _, d in pairs}
+                          if all((t, d) in pairs for t in TABLES))  # fmt: skip
+        if not complete:
+            with pytest.raises(DownloadError):
+                choose_set(files)
+            return
+        chosen = choose_set(files)
+        assert chosen.date == complete[-1]
+        assert sorted(f.table for f in chosen.files) == sorted(TABLES)
+        assert all(f.date == chosen.date for f in chosen.files)
+        assert all(d > chosen.date for d, _ in chosen.passed_over)
+
     def test_newest_complete_set(self) -> None:
         """The newest date with every table wins; a newer incomplete one is named."""
         files = [remote(t, OLD) for t in TABLES] + [remote(t, NEW) for t in TABLES[:3]]
@@ -340,6 +390,26 @@ class TestDownload:
         assert len(bucket.seen) == before
         assert sorted(report.present) == sorted(f"{t}-{NEW}.csv.bz2" for t in TABLES)
         assert report.downloaded == []
+
+    def test_an_unfinished_set_is_continued_before_a_newer_one(
+        self, tmp_path: Path, bucket: Bucket
+    ) -> None:
+        """A set begun and interrupted is finished next run even if a newer set has appeared."""
+        newer = dict(bucket.objects)
+        bucket.objects = dump_objects(tmp_path, OLD)
+        bucket.faults[key("citations", OLD)] = [("drop", 400)] + [("drop", 0)] * 2
+        folder = tmp_path / "cl"
+        with pytest.raises(DownloadError):
+            fetch(bucket, folder, retries=1)
+        bucket.objects.update(newer)
+        notes: list[str] = []
+        report = fetch(bucket, folder, notify=notes.append)
+        assert report.dump.date == OLD
+        assert report.resumed == [f"citations-{OLD}.csv.bz2"]
+        assert len(report.present) == 3
+        assert any("continuing the 2024-09-30 set" in n for n in notes)
+        assert_whole(bucket, folder, OLD)
+        assert fetch(bucket, folder).dump.date == NEW  # once finished, the newest is taken
 
     def test_dropped_connection_resumes_with_range(self, bucket: Bucket, tmp_path: Path) -> None:
         """A connection closed mid-file is resumed from the bytes already on disk."""

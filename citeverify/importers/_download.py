@@ -71,7 +71,7 @@ TABLES = ("courts", "dockets", "opinion-clusters", "citations")
 OPINIONS = "opinions"
 
 _KEY = re.compile(
-    r"(?:^|/)(?P<table>courts|dockets|opinion-clusters|citations|opinions)"
+    r"^(?P<table>courts|dockets|opinion-clusters|citations|opinions)"
     r"-(?P<date>\d{4}-\d{2}-\d{2})\.csv\.bz2$"
 )
 _MD5 = re.compile(r"^[0-9a-f]{32}$")
@@ -148,12 +148,13 @@ def _local(tag: str) -> str:
     return tag.rsplit("}", 1)[-1]
 
 
-def parse_listing(body: bytes) -> tuple[list[RemoteFile], str | None]:
+def parse_listing(body: bytes, prefix: str = PREFIX) -> tuple[list[RemoteFile], str | None]:
     """The bulk-data files of one ListObjectsV2 page, and the token of the next page (if any).
 
-    Keys that are not ``<table>-<date>.csv.bz2`` of a table the importer knows are
-    ignored.  A page with a DTD is refused (S3 never sends one; it is how XML
-    entity expansion attacks start).
+    Keys that are not ``<prefix><table>-<date>.csv.bz2`` of a table the importer
+    knows are ignored (so are files in sub-folders, and tables such as
+    ``citation-map`` that the importer does not read).  A page with a DTD is
+    refused (S3 never sends one; it is how XML entity expansion attacks start).
     """
     if len(body) > _MAX_LISTING_PAGE:
         raise DownloadError(f"the listing page is larger than {_MAX_LISTING_PAGE:,} bytes")
@@ -177,7 +178,7 @@ def parse_listing(body: bytes) -> tuple[list[RemoteFile], str | None]:
         elif name == "Contents":
             fields = {_local(c.tag): (c.text or "").strip() for c in child}
             key = fields.get("Key", "")
-            match = _KEY.search(key)
+            match = _KEY.match(key.removeprefix(prefix)) if key.startswith(prefix) else None
             if not match:
                 continue
             try:
@@ -286,7 +287,7 @@ def list_bulk_data(
             raise DownloadError(
                 f"the listing at {listing_url} answered HTTP {response.status_code}"
             )
-        page, token = parse_listing(response.content)
+        page, token = parse_listing(response.content, prefix)
         files.extend(page)
         if token is None:
             return files
