@@ -1,4 +1,10 @@
-"""``citeverify import courtlistener``: load a CourtListener bulk-data dump into a store file."""
+"""``citeverify download courtlistener`` and ``citeverify import courtlistener``.
+
+``download`` fetches the newest complete quarterly set of CourtListener's bulk
+data into a folder (resumable, verified, recorded in ``manifest.json``);
+``import`` loads a folder's dump into a store file, and with ``--download``
+does both in one command.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +17,7 @@ __all__ = ["register"]
 
 
 def register(subparsers: Any) -> None:
-    """Add ``import`` (with its ``courtlistener`` source) to the ``citeverify`` command."""
+    """Add ``import`` and ``download`` (each with a ``courtlistener`` source) to ``citeverify``."""
     parser = subparsers.add_parser(
         "import",
         help="build a store file from another source's bulk data",
@@ -25,7 +31,10 @@ def register(subparsers: Any) -> None:
         description=(
             "Load CourtListener bulk data (courts, dockets, opinion-clusters, citations and, "
             "with --opinions, opinions; .csv or .csv.bz2) into a LocalStore file. Memory stays "
-            "flat; an interrupted import resumes when run again with the same arguments."
+            "flat; an interrupted import resumes when run again with the same arguments. "
+            "The files are those `citeverify download courtlistener` recorded in the folder's "
+            "manifest.json, else the newest file of each table. With --download, the newest "
+            "complete set is downloaded (or its download resumed) first."
         ),
     )
     cl.add_argument("--dir", required=True, type=Path, help="the folder holding the dump files")
@@ -35,8 +44,65 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help="also load opinion texts (the opinions file is hundreds of gigabytes)",
     )
+    cl.add_argument(
+        "--download",
+        action="store_true",
+        help="first download the bulk data into --dir (as `citeverify download courtlistener`)",
+    )
+    _download_options(cl)
     cl.add_argument("--quiet", action="store_true", help="no progress on stderr")
     cl.set_defaults(func=_run)
+
+    download = subparsers.add_parser(
+        "download",
+        help="download another source's bulk data",
+        description="Download another source's bulk data into a folder.",
+    )
+    dl_sources = download.add_subparsers(dest="source", metavar="SOURCE")
+    download.set_defaults(func=lambda args: _no_source(download))
+    dl = dl_sources.add_parser(
+        "courtlistener",
+        help="CourtListener's quarterly bulk-data files",
+        description=(
+            "Download the newest complete quarterly set of CourtListener's bulk data (courts, "
+            "dockets, opinion-clusters, citations; opinions with --opinions) into a folder, "
+            "checking free space first, resuming interrupted files and verifying each one; "
+            "writes manifest.json for `citeverify import courtlistener --dir`. "
+            "Needs pip install 'citeverify[courtlistener]'."
+        ),
+    )
+    dl.add_argument("--dir", required=True, type=Path, help="the folder to download into")
+    dl.add_argument(
+        "--opinions",
+        action="store_true",
+        help="also download the opinions file (hundreds of gigabytes)",
+    )
+    _download_options(dl)
+    dl.add_argument("--quiet", action="store_true", help="no progress or notes on stderr")
+    dl.set_defaults(func=_run_download)
+
+
+def _download_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--from",
+        dest="source_url",
+        metavar="URL",
+        default=None,
+        help="an S3-compatible address holding bulk-data/ (a mirror); "
+        "default CourtListener's public bucket",
+    )
+    parser.add_argument(
+        "--date",
+        default=None,
+        metavar="YYYY-MM-DD",
+        help="download this quarter's set, not the newest complete one",
+    )
+    parser.add_argument(
+        "--retries",
+        type=int,
+        default=5,
+        help="failed attempts in a row allowed per file before giving up (default 5)",
+    )
 
 
 def _no_source(parser: argparse.ArgumentParser) -> int:
@@ -44,7 +110,57 @@ def _no_source(parser: argparse.ArgumentParser) -> int:
     return 2
 
 
+def _download(args: argparse.Namespace) -> int:
+    """Run the download; 0 when the set is complete in ``--dir``, else the exit code."""
+    from citeverify.importers._download import (
+        DEFAULT_LISTING_URL,
+        DownloadError,
+        download_courtlistener,
+    )
+
+    def note(text: str) -> None:
+        if not args.quiet:
+            print(text, file=sys.stderr)
+
+    try:
+        report = download_courtlistener(
+            args.dir,
+            listing_url=args.source_url or DEFAULT_LISTING_URL,
+            opinions=args.opinions,
+            date=args.date,
+            retries=max(0, args.retries),
+            progress=not args.quiet,
+            notify=note,
+        )
+    except DownloadError as exc:
+        print(f"download courtlistener: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"download courtlistener: {exc}", file=sys.stderr)
+        return 1
+    if report.unchecked:
+        note(
+            "size checked, no MD5 to compare (multipart upload): " + ", ".join(report.unchecked)
+        )
+    fetched = f"{len(report.downloaded)} downloaded" + (
+        f" ({len(report.resumed)} resumed)" if report.resumed else ""
+    )
+    note(
+        f"the {report.dump.date} set is in {report.directory} ({fetched}, "
+        f"{len(report.present)} already there; {report.bytes:,} bytes in {report.seconds:.1f} s)"
+    )
+    return 0
+
+
+def _run_download(args: argparse.Namespace) -> int:
+    return _download(args)
+
+
 def _run(args: argparse.Namespace) -> int:
+    if args.download:
+        code = _download(args)
+        if code:
+            return code
     from citeverify.importers.courtlistener import (
         DumpError,
         _stderr_progress,
@@ -67,9 +183,10 @@ def _run(args: argparse.Namespace) -> int:
     if not args.quiet:
         rows = ", ".join(f"{phase} {count:,}" for phase, count in report.rows.items())
         resumed = f" (resumed: {', '.join(report.resumed)})" if report.resumed else ""
+        dated = f" (bulk data of {report.date})" if report.date else ""
         print(
-            f"imported into {report.store} in {report.seconds:.1f} s: {rows or 'nothing new'}"
-            f"{resumed}",
+            f"imported into {report.store}{dated} in {report.seconds:.1f} s: "
+            f"{rows or 'nothing new'}{resumed}",
             file=sys.stderr,
         )
     return 0

@@ -147,10 +147,18 @@ class ImportReport:
 
 
 def find_dump(directory: str | Path) -> DumpFiles:
-    """The newest file of each table in ``directory`` (``.csv`` or ``.csv.bz2``)."""
+    """The files of the dump in ``directory``.
+
+    When ``citeverify download courtlistener`` wrote a ``manifest.json`` there,
+    its set (one date, every file verified) is the dump; otherwise the newest
+    file of each table (``.csv`` or ``.csv.bz2``), as when downloaded by hand.
+    """
     folder = Path(directory)
     if not folder.is_dir():
         raise DumpError(f"no dump folder at {folder}")
+    manifest = _manifest(folder)
+    if manifest is not None:
+        return manifest
     best: dict[str, tuple[str, Path]] = {}
     for path in folder.iterdir():
         match = _FILE.match(path.name)
@@ -162,6 +170,36 @@ def find_dump(directory: str | Path) -> DumpFiles:
     files = {table: path for table, (_, path) in best.items()}
     dates = sorted({date for date, _ in best.values()})
     return DumpFiles(files=files, date=dates[-1] if dates else None)
+
+
+def _manifest(folder: Path) -> DumpFiles | None:
+    """The set a download recorded in ``folder/manifest.json``, or None when there is none."""
+    path = folder / "manifest.json"
+    if not path.is_file():
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        date = data["date"]
+        entries = data["files"]
+        names = {str(table): str(entry["name"]) for table, entry in entries.items()}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise DumpError(f"{path} is not a download manifest ({exc!r})") from None
+    if not isinstance(date, str) or not re.fullmatch(r"\d{4}-\d{2}-\d{2}", date):
+        raise DumpError(f"{path} gives no dump date (YYYY-MM-DD)")
+    if data.get("complete") is not True:
+        raise DumpError(
+            f"the download into {folder} is not finished; run "
+            f"`citeverify download courtlistener --dir {folder}` again to complete it"
+        )
+    files: dict[str, Path] = {}
+    for table, name in names.items():
+        match = _FILE.match(name)
+        if not match or match.group("table") != table or Path(name).name != name:
+            raise DumpError(f"{path} names {name!r} for {table}, not a dump file")
+        if not (folder / name).is_file():
+            raise DumpError(f"{path} lists {name}, which is not in {folder}")
+        files[table] = folder / name
+    return DumpFiles(files=files, date=date)
 
 
 # -- reading ---------------------------------------------------------------------
