@@ -7,7 +7,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 python -m pip wheel -q --no-deps -w "$work/dist" "$root" 2>&1 | { grep -v 'is neither a file nor a directory' || true; }
-wheel=$(ls "$work"/dist/citeverify-*.whl)
+wheel=$(ls "$work"/dist/citeverify_legal-*.whl)
 size=$(stat -c %s "$wheel")
 echo "wheel: $(basename "$wheel") $((size / 1024 / 1024)) MB"
 if [ "$size" -ge $((30 * 1024 * 1024)) ]; then

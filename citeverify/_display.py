@@ -15,6 +15,7 @@ notebook front-ends strip ``<style>`` elements from untrusted output.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from html import escape
 from typing import TYPE_CHECKING, Any
@@ -90,14 +91,55 @@ def _comparison(comparison: Comparison) -> str:
 
 
 def _differed(result: Result) -> str:
-    """The comparisons that failed; a note when everything compared agreed."""
-    if result.evidence is None:
-        return ""
-    failed = [c for c in result.evidence.comparisons if not c.match]
+    """The comparisons that failed; for a quotation, how its words differ; else what agreed."""
+    comparisons = result.evidence.comparisons if result.evidence is not None else ()
+    failed = [c for c in comparisons if not c.match]
     if failed:
         return "<br>".join(_comparison(c) for c in failed)
-    compared = ", ".join(_text(c.attribute) for c in result.evidence.comparisons)
+    if result.quote is not None and not result.quote.matched:
+        return _quote_difference(result)
+    compared = ", ".join(_text(c.attribute) for c in comparisons)
     return f'<span style="color:#57606a">agrees on {compared}</span>' if compared else ""
+
+
+def _quote_difference(result: Result) -> str:
+    """How a quotation differs from its authority.
+
+    The verdict carries the difference only in its message ("... differs from CASE:
+    'must' where the authority says 'need not'"); the part after the authority's name
+    is the difference itself.
+    """
+    message = result.verdict.message or ""
+    name = result.opinion.case_name if result.opinion is not None else None
+    if name and name in message:
+        detail = message.split(name, 1)[1]
+        detail = detail.split(": ", 1)[1] if ": " in detail else ""
+        if detail:
+            return f"<b>quotation</b>: {_text(detail)}"
+    if result.verdict.outcome == "not_found":
+        return "<b>quotation</b>: not in the authority's text"
+    return f"<b>quotation</b>: {_text(message)}" if message else ""
+
+
+def _short_name(caption: str) -> str:
+    """A long caption cut after its first party on each side (``... v. X et al.``).
+
+    The Supreme Court Database's captions name every party, in capitals; the table
+    shows the whole caption once (under "authority found") and this short form elsewhere.
+    """
+    head, v, tail = caption.partition(" v. ")
+    if not v or "," not in tail:
+        return caption
+    return f"{head} v. {tail.split(',', 1)[0]} et al."
+
+
+def _message(result: Result) -> str:
+    """The verdict's message, with the authority's long caption in its short form."""
+    message = result.verdict.message or ""
+    name = result.opinion.case_name if result.opinion is not None else None
+    if name and result.type.value in ("case", "quote", "link") and name in message:
+        message = message.replace(name, _short_name(name))
+    return _text(message)
 
 
 def _authority(result: Result) -> str:
@@ -116,13 +158,37 @@ def _authority(result: Result) -> str:
     return "<br>".join(lines)
 
 
+#: A CourtListener REST API address: JSON for programs (and a token), not a page to read.
+_CL_API = re.compile(r"^https?://(?:www\.)?courtlistener\.com/api/rest/v\d+/")
+_US_CITE = re.compile(r"^(\d+) U\.S\. (\d+)$")
+
+
+def _readable_url(url: str | None, citations: Iterable[str]) -> str | None:
+    """The page a person reads for a document; CourtListener's API becomes its web page.
+
+    CourtListener's page for a case is addressed by its cluster, which the API address
+    (an opinion id) does not give; its citation look-up page (``/c/U.S./410/113/``) leads
+    to the case's page from the U.S. Reports citation.  Without one, no link is made.
+    """
+    if url is None or not _CL_API.match(url.strip()):
+        return url
+    for citation in citations:
+        found = _US_CITE.match(citation)
+        if found:
+            return f"https://www.courtlistener.com/c/U.S./{found[1]}/{found[2]}/"
+    return None
+
+
 def _links(result: Result) -> str:
     """One link per readable document (http(s) only), named by its provider."""
     if result.opinion is None or not result.opinion.documents:
         return ""
     links = []
     for document in result.opinion.documents:
-        url = _safe_url(document.url)
+        readable = _readable_url(document.url, result.opinion.citations or ())
+        if readable is None:
+            continue  # an API address with no page to read
+        url = _safe_url(readable)
         label = _text(document.provider) or "read"
         if url is None:
             links.append(f"<small>{label}: {_text(document.url)}</small>")
@@ -164,7 +230,7 @@ def _row(result: Result) -> str:
         + _cell(_text(result.id))
         + _cell(verdict)
         + _cell(_cited(result))
-        + _cell(_text(result.verdict.message))
+        + _cell(_message(result))
         + _cell(_differed(result))
         + _cell(_authority(result))
         + _cell(_links(result))
@@ -185,10 +251,10 @@ def response_html(response: Response) -> str:
     """A summary line (overall status, counts, billing, usage), then one row per result."""
     s = response.summary
     u = response.usage
-    if u.limit >= UNLIMITED:  # the library's default meter: no real quota
-        usage = f"{u.used} billed, no quota"
+    if u.limit >= UNLIMITED:  # the library's default meter: no real quota (billed shown once)
+        usage = "no quota"
     else:
-        usage = f"usage {u.used} of {u.limit} ({u.remaining} left)"
+        usage = f"quota {u.used} of {u.limit} used ({u.remaining} left)"
     head = (
         f"<p>{_badge(s.overall_status.value)} "
         f"{s.verified} verified, {s.warning} warning, {s.critical} critical of {s.total}"

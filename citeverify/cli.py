@@ -13,7 +13,7 @@ import logging
 import sys
 from collections.abc import Sequence
 
-from citeverify._version import CONTRACT_VERSION, __version__
+from citeverify._version import CONTRACT_VERSION, DISTRIBUTION, __version__
 
 # Modules that contribute sub-commands; each has ``register(subparsers) -> None``
 # and sets ``func`` (taking the parsed ``argparse.Namespace``, returning an exit
@@ -34,7 +34,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--version",
         action="version",
-        version=f"citeverify {__version__} (contract {CONTRACT_VERSION})",
+        version=f"{DISTRIBUTION} {__version__} (contract {CONTRACT_VERSION})",
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in _COMMAND_MODULES:

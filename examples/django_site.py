@@ -4,15 +4,18 @@
 * ``POST /api/v1/verify`` (the contract's HTTP API, with API keys and quotas) is routed to
   citeverify's WSGI app before Django sees the request.
 
-Run it with any WSGI server, for example::
+Run it with Django's own development server (``pip install citeverify-legal django``; from the
+repository's root folder)::
 
-    python -m wsgiref.simple_server  # or: gunicorn examples.django_site:application
+    python examples/django_site.py runserver 8000
 
-or with Django's own development server::
+or with any WSGI server that loads ``examples.django_site:application``, for example
+``gunicorn examples.django_site:application`` (``pip install gunicorn``).  Both serve the
+same entry point: ``WSGI_APPLICATION`` below names it, so ``runserver`` answers the
+contract's path too.
 
-    python examples/django_site.py runserver
-
-Accounts, keys and quotas live in the state database named by ``CITEVERIFY_STATE``.
+Accounts, keys and quotas live in the state database named by ``CITEVERIFY_STATE``
+(``citeverify keys create NAME`` prints a key).
 """
 
 from __future__ import annotations
@@ -28,6 +31,9 @@ settings.configure(
     DEBUG=False,
     SECRET_KEY=os.environ.get("DJANGO_SECRET_KEY", "only-for-this-example"),
     ROOT_URLCONF=__name__,
+    # runserver serves this setting's application: the combined entry point below, so the
+    # contract's path is answered there too, not only by a WSGI server given `application`.
+    WSGI_APPLICATION=f"{__name__}.application",
     ALLOWED_HOSTS=["*"],
     MIDDLEWARE=["django.middleware.common.CommonMiddleware"],
     INSTALLED_APPS=[],

@@ -5,9 +5,10 @@
 2. The library called from the application's own route: ``POST /check`` takes a list of
    case citations, in whatever shape suits the application, and answers a short summary.
 
-Run it (with the ``server`` extra and FastAPI installed)::
+Run it (with the ``server`` extra and FastAPI installed:
+``pip install 'citeverify-legal[server]' fastapi``; from the repository's root folder)::
 
-    uvicorn examples.fastapi_app:app
+    uvicorn examples.fastapi_app:app --port 8000
 
 Accounts, keys and quotas live in the state database named by ``CITEVERIFY_STATE``
 (see ``citeverify keys create --help``).

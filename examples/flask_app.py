@@ -4,9 +4,9 @@
 citeverify's WSGI app; every other path is Flask's.  A Flask route of the application's own,
 ``POST /check``, calls the library directly.
 
-Run it (Flask installed)::
+Run it (``pip install citeverify-legal flask``; from the repository's root folder)::
 
-    flask --app examples.flask_app run
+    flask --app examples.flask_app run --port 8000
 
 Accounts, keys and quotas live in the state database named by ``CITEVERIFY_STATE``.
 """

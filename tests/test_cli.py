@@ -98,3 +98,74 @@ class TestInfoAndVersion:
         """No sub-command is a usage error."""
         assert main([]) == 2
         assert "usage" in capsys.readouterr().err
+
+
+class TestVersionName:
+    def test_version_names_this_distribution(self, capsys: pytest.CaptureFixture[str]) -> None:
+        """--version names citeverify-legal, so it is told apart from the index's citeverify."""
+        with pytest.raises(SystemExit):
+            main(["--version"])
+        assert capsys.readouterr().out.startswith("citeverify-legal 0.")
+
+
+def _verify_help() -> str:
+    from citeverify.cli import build_parser
+
+    parser = build_parser()
+    sub = next(a for a in parser._actions if getattr(a, "choices", None) and "verify" in a.choices)
+    return str(sub.choices["verify"].format_help())
+
+
+class TestVerifyHelp:
+    def test_help_shows_a_request_that_verifies(self, tmp_path: Path) -> None:
+        """The request shown in `verify --help` is valid and verifies as it is."""
+        text = _verify_help()
+        shown = text[text.index('{"items"') : text.index("]}") + 2]
+        body = json.loads(shown)
+        assert {i["type"] for i in body["items"]} >= {"case", "quote"}
+        assert main(["verify", write(tmp_path, body)]) == 0
+
+    def test_help_names_the_limits_option(self) -> None:
+        """The help says that local files have no item or size limit unless --limits."""
+        text = _verify_help()
+        assert "--limits" in text
+        assert "1,000" in text
+
+
+class TestLocalLimits:
+    def _many(self, tmp_path: Path, n: int) -> str:
+        items = [{"id": str(i), "type": "case", "rawText": "not a citation"} for i in range(n)]
+        return write(tmp_path, {"items": items})
+
+    def test_local_file_over_http_limit_is_verified(
+        self, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        """A local file of 1,001 items is verified: the HTTP limits do not apply locally."""
+        assert main(["verify", self._many(tmp_path, 1001)]) == 0
+        assert json.loads(capsys.readouterr().out)["summary"]["total"] == 1001
+
+    def test_limits_option_applies_http_limits_and_says_so(
+        self, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        """With --limits, the same file is refused with a message naming the option."""
+        assert main(["verify", "--limits", self._many(tmp_path, 1001)]) == 2
+        err = capsys.readouterr().err
+        assert "the limit is 1000" in err
+        assert "without --limits" in err
+
+
+class TestQuotationRows:
+    def test_table_shows_the_quoted_words(
+        self, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        """A quotation's row shows its own words, not only its parent's citation."""
+        body = {
+            "items": [
+                {"id": "c", "type": "case", "rawText": "Roe v. Wade, 410 U.S. 113 (1973)"},
+                {"id": "q", "type": "quote", "parentCaseId": "c", "quoteText": "zebra quokka"},
+            ]
+        }
+        assert main(["verify", "--format", "table", write(tmp_path, body)]) == 0
+        out = capsys.readouterr().out
+        assert "zebra" in out
+        assert "quokka" in out

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import json
+import re
+import shutil
+from collections.abc import Iterator
 from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -292,7 +298,7 @@ class TestResponseHtml:
         assert "critical" in text
         assert "#cf222e" in head
         assert "1 verified, 0 warning, 1 critical of 2" in text
-        assert "usage 7 of 100 (93 left)" in text
+        assert "quota 7 of 100 used (93 left)" in text
 
 
 def _case(raw: str = "Roe v. Wade, 410 U.S. 113, 153 (1973)") -> CaseCitation:
@@ -467,4 +473,153 @@ class TestQuoteMarksAndUsage:
         )
         assert "no quota" in response_html(unlimited)
         assert str(UNLIMITED) not in response_html(unlimited)
-        assert "usage 7 of 100" in response_html(response)
+        assert "quota 7 of 100 used" in response_html(response)
+
+
+SAMPLE = Path(__file__).resolve().parent.parent / "examples" / "sample_request.json"
+BLACK_CAPTION = "VIRGINIA v. BARRY ELTON BLACK, RICHARD J. ELLIOTT, AND JONATHAN O'MARA"
+
+
+def _sample_response() -> Response:
+    import citeverify
+    from citeverify.providers import default_provider
+
+    if getattr(default_provider(), "name", None) != "local":
+        pytest.skip("the embedded corpus is not installed")
+    items = json.loads(SAMPLE.read_text(encoding="utf-8"))["items"]
+    return citeverify.verify(items)
+
+
+class TestSampleTable:
+    """The sample request's table, as a reader of the notebook sees it (no browser)."""
+
+    def test_billed_count_shown_once(self) -> None:
+        """The summary names the billed count once; the unlimited meter says only 'no quota'."""
+        head = response_html(_sample_response()).split("<table", 1)[0]
+        assert head.count("billed") == 1
+        assert "no quota" in head
+
+    def test_misquotation_says_what_differed(self) -> None:
+        """A misquotation's "what differed" cell names the changed words."""
+        response = _sample_response()
+        misquote = next(r for r in response.results if r.id == "misquote")
+        cells = _cells(result_html(misquote))
+        assert "need not" in cells["what differed"]
+        assert "must" in cells["what differed"]
+
+    def test_long_caption_shown_once(self) -> None:
+        """The Supreme Court Database's long caption appears in one cell, not two."""
+        black = next(r for r in _sample_response().results if r.id == "black")
+        cells = _cells(result_html(black))
+        holding = [name for name, text in cells.items() if BLACK_CAPTION in text]
+        assert holding == ["authority found"]
+        assert "VIRGINIA v. BARRY ELTON BLACK et al." in cells["message"]
+
+    def test_courtlistener_link_is_a_page_to_read(self) -> None:
+        """No link points at CourtListener's REST API; its link is the case's web page."""
+        hrefs = structure(response_html(_sample_response())).hrefs
+        assert not [h for h in hrefs if "/api/" in h]
+        assert "https://www.courtlistener.com/c/U.S./538/343/" in hrefs
+
+
+def _cells(html: str) -> dict[str, str]:
+    """The text of each cell of a one-row table, by its column heading."""
+    heads = re.findall(r"<th [^>]*>(.*?)</th>", html)
+    row = html.split("<tbody>", 1)[1]
+    texts = [" ".join(structure(cell).text) for cell in re.findall(r"<td [^>]*>(.*?)</td>", row)]
+    return dict(zip(heads, texts, strict=True))
+
+
+# --- in a real browser ----------------------------------------------------------------------
+
+
+def _browser_paths() -> tuple[str, str] | None:
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    driver = shutil.which("chromedriver")
+    return (chromium, driver) if chromium and driver else None
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """Headless Chromium through selenium, with a fresh profile; skipped when none is found."""
+    paths = _browser_paths()
+    if paths is None:
+        pytest.skip("no chromium and chromedriver on PATH (.ci/browser.sh installs them)")
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+    except ImportError:
+        pytest.skip("selenium is not installed (it is in the dev extra)")
+    options = webdriver.ChromeOptions()
+    options.binary_location = paths[0]
+    for flag in (
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}",
+    ):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(paths[1]), options=options)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+@pytest.fixture(scope="module")
+def page(browser: Any, tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """The sample response's notebook HTML, loaded in the browser from a file."""
+    html = response_html(_sample_response())
+    path = tmp_path_factory.mktemp("page") / "sample.html"
+    path.write_text(f"<!doctype html><meta charset=utf-8><body>{html}</body>", "utf-8")
+    browser.get(path.as_uri())
+    return browser
+
+
+class TestInABrowser:
+    """The sample's table rendered by Chromium: what a person actually sees."""
+
+    def _rows(self, page: Any) -> dict[str, dict[str, str]]:
+        from selenium.webdriver.common.by import By
+
+        heads = [th.text for th in page.find_elements(By.CSS_SELECTOR, "thead th")]
+        rows = {}
+        for tr in page.find_elements(By.CSS_SELECTOR, "tbody tr"):
+            texts = [td.text for td in tr.find_elements(By.TAG_NAME, "td")]
+            rows[texts[0]] = dict(zip(heads, texts, strict=True))
+        return rows
+
+    def test_summary_names_billed_once(self, page: Any) -> None:
+        """The rendered summary line shows the billed count once and 'no quota'."""
+        from selenium.webdriver.common.by import By
+
+        summary = page.find_element(By.TAG_NAME, "p").text
+        assert summary.count("billed") == 1, summary
+        assert "10 billed" in summary
+        assert "no quota" in summary
+
+    def test_misquotation_row_shows_the_difference(self, page: Any) -> None:
+        """The misquotation's 'what differed' cell is not empty: it shows the changed words."""
+        cell = self._rows(page)["misquote"]["what differed"]
+        assert "need not" in cell, cell
+
+    def test_caption_in_one_column(self, page: Any) -> None:
+        """The long caption is visible in the authority column only."""
+        row = self._rows(page)["black"]
+        assert [name for name, text in row.items() if BLACK_CAPTION in text] == [
+            "authority found"
+        ]
+
+    def test_courtlistener_link_leads_to_a_web_page(self, page: Any) -> None:
+        """Every link is an http(s) page to read; CourtListener's is not its API."""
+        from selenium.webdriver.common.by import By
+
+        hrefs = [a.get_attribute("href") for a in page.find_elements(By.TAG_NAME, "a")]
+        assert hrefs
+        assert all(h.startswith("https://") for h in hrefs)
+        assert not [h for h in hrefs if "/api/" in h]
+        assert any(h.startswith("https://www.courtlistener.com/c/U.S./") for h in hrefs)

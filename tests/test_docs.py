@@ -4,7 +4,8 @@ Each page under ``docs/`` is one test.  Its fenced blocks run in order in one na
 
 * ```` ```python ```` blocks are executed (their ``print`` output is captured);
 * ```` ```sh ```` / ```` ```console ```` blocks run each ``citeverify ...`` command (through
-  ``python -m citeverify``) and check its exit status;
+  ``python -m citeverify``) or ``curl ...`` command, in ``bash`` (so ``$VARIABLES`` and
+  ``< file`` work as on the page), and check its exit status;
 * ```` ```json ```` blocks must be valid JSON;
 * a ```` ```text ```` block marked ``output`` must equal what the block before it printed.
 
@@ -39,6 +40,7 @@ import json
 import os
 import re
 import shlex
+import shutil
 import socket
 import subprocess
 import sys
@@ -159,6 +161,25 @@ def _corpus_landed() -> bool:
     return getattr(default_provider(), "name", None) == "local"
 
 
+def _command(name: str) -> Callable[[], bool]:
+    """Whether ``citeverify NAME --help`` works: a sub-command that has landed."""
+
+    def check() -> bool:
+        done = subprocess.run(
+            [sys.executable, "-m", "citeverify", name, "--help"],
+            capture_output=True,
+            timeout=60,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+        )
+        return done.returncode == 0
+
+    return check
+
+
+def _program(name: str) -> Callable[[], bool]:
+    return lambda: shutil.which(name) is not None
+
+
 def _module(name: str, attribute: str | None = None) -> Callable[[], bool]:
     def check() -> bool:
         try:
@@ -186,6 +207,8 @@ REQUIREMENTS: dict[str, tuple[Callable[[], bool], str]] = {
     "fastapi": (_module("fastapi"), "FastAPI is not installed"),
     "flask": (_module("flask"), "Flask is not installed"),
     "django": (_module("django"), "Django is not installed"),
+    "check": (_command("check"), "`citeverify check` has not landed (`citeverify check --help`)"),
+    "curl": (_program("curl"), "curl is not installed"),
 }
 
 _met: dict[str, bool] = {}
@@ -271,24 +294,32 @@ class Servers:
                 process.wait()
 
 
-def run_shell(block: Block, workdir: Path, env: dict[str, str], servers: Servers) -> str:
-    """Run a shell block's ``citeverify`` commands; return what they printed on stdout.
+#: The programs a shell block may run; anything else must be marked skip.
+RUNNABLE = ("citeverify", "curl")
 
-    In a ``server`` block the command is started in the background on the page's port.
+
+def run_shell(block: Block, workdir: Path, env: dict[str, str], servers: Servers) -> str:
+    """Run a shell block's commands; return what they printed on stdout.
+
+    Each command runs in ``bash`` as written, ``citeverify`` being this interpreter's
+    ``python -m citeverify``.  In a ``server`` block the command is started in the
+    background on the page's port.
     """
     printed = []
     for command in _commands(block.code):
         argv = shlex.split(command)
-        if argv[0] != "citeverify":
+        if argv[0] not in RUNNABLE:
             raise AssertionError(
-                f"{block.where}: only `citeverify ...` commands run in docs tests; mark this "
-                f'block <!-- docs-test: skip="why" --> to show {argv[0]!r} without running it'
+                f"{block.where}: only {' and '.join(RUNNABLE)} commands run in docs tests; mark "
+                f'this block <!-- docs-test: skip="why" --> to show {argv[0]!r} without running it'
             )
         if block.server:
             servers.start([sys.executable, "-m", "citeverify", *argv[1:]], block, workdir, env)
             continue
+        if argv[0] == "citeverify":
+            command = f"{shlex.quote(sys.executable)} -m citeverify{command[len('citeverify') :]}"
         done = subprocess.run(
-            [sys.executable, "-m", "citeverify", *argv[1:]],
+            ["bash", "-c", command],
             cwd=workdir,
             env=env,
             capture_output=True,

@@ -271,3 +271,37 @@ class TestExamplesCompile:
     def test_compiles(self, path: Path) -> None:
         """The example compiles."""
         compile(path.read_text(encoding="utf-8"), str(path), "exec")
+
+
+_SERVED = {
+    "fastapi_app": ("fastapi", "uvicorn"),
+    "flask_app": ("flask",),
+    "django_site": ("django",),
+}
+
+
+@needs_http
+@pytest.mark.slow
+class TestStartedAsTheDocstringSays:
+    """Each framework example, started by its docstring's command, answers a real request."""
+
+    @pytest.mark.parametrize("name", sorted(_SERVED))
+    def test_contract_api_over_http(self, name: str, tmp_path: Path) -> None:
+        """The docstring's command serves POST /api/v1/verify over HTTP with a real key."""
+        from tests.servers import docstring_commands, post_json, serving
+
+        missing = [m for m in _SERVED[name] if not _installed(m)]
+        if missing:
+            pytest.skip(f"{', '.join(missing)} not installed")
+        commands = docstring_commands(EXAMPLES / f"{name}.py")
+        assert commands, f"examples/{name}.py's docstring shows no command to run it"
+        state = tmp_path / "state.sqlite3"
+        key = create_key(state)
+        env = {**os.environ, "CITEVERIFY_STATE": str(state), "PYTHONPATH": str(ROOT)}
+        bindir = Path(sys.executable).parent
+        (tmp_path / "examples").symlink_to(EXAMPLES)
+        with serving(commands[0], tmp_path, env, bindir) as base:
+            status, body = post_json(f"{base}/api/v1/verify", _request(REAL, FABRICATED), key)
+        assert status == 200, body
+        assert body["summary"]["total"] == 2
+        assert body["usage"]["used"] == body["summary"]["billed_citations"]

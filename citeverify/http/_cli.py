@@ -215,7 +215,7 @@ def run_serve(args: argparse.Namespace) -> int:
     try:
         import uvicorn
     except ImportError:
-        return _fail("serve needs uvicorn: pip install 'citeverify[server]'")
+        return _fail("serve needs uvicorn: pip install 'citeverify-legal[server]'")
     from citeverify.http._accounts import default_state_url, open_store
     from citeverify.http._asgi import ENV_ACCESS_LOG, ENV_LOG_LEVEL, ENV_OFFLOAD
 

@@ -68,7 +68,7 @@ def configured_provider(
         from citeverify.providers.courtlistener import CourtListener
     except ImportError as exc:
         raise ProviderConfigError(
-            "CourtListener needs its extra: pip install 'citeverify[courtlistener]'"
+            "CourtListener needs its extra: pip install 'citeverify-legal[courtlistener]'"
         ) from exc
     remote = (
         CourtListener(token, base_url=base_url, cache=cache)
