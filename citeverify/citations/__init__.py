@@ -1,10 +1,12 @@
-"""Citation parsers, one module per item kind, behind one verb: ``parse``."""
+"""Citation parsers, one module per item kind, behind two verbs: ``parse`` reads one
+citation from a short text, ``find`` every citation in a whole document, with spans."""
 
 from __future__ import annotations
 
 from functools import lru_cache
 from typing import Final
 
+from citeverify.citations._find import Found, ShortCitation, find
 from citeverify.citations._types import (
     CaseCitation,
     ConstitutionCitation,
@@ -21,12 +23,15 @@ __all__ = [
     "CaseCitation",
     "ConstitutionCitation",
     "CourtRef",
+    "Found",
     "LinkCitation",
     "NotACitation",
     "ParsedCitation",
     "Pinpoint",
     "RuleCitation",
+    "ShortCitation",
     "StatuteCitation",
+    "find",
     "parse",
 ]
 

@@ -61,7 +61,7 @@ from citeverify.citations._types import (
     Pinpoint,
 )
 
-__all__ = ["parse", "resolve_court"]
+__all__ = ["Extent", "extend", "parse", "resolve_court"]
 
 EXPECTED: Final = (
     "expected a case citation such as '410 U.S. 113' or '925 F.3d 1339 (11th Cir. 2019)'"
@@ -75,7 +75,7 @@ _VOLUME: Final = re.compile(r"\d{1,5}")
 # ``47M``, ``160407WC``, ``736a``), Illinois's ``-U``/``-B`` (``111279-U``),
 # New York's unreported ``(A)``/``[U]``; or a blank slip-opinion page (``___``).
 _PAGE: Final = re.compile(
-    r"(\d{1,7}(?:[A-Za-z]{1,2}|-[A-Z]{1,2}|\([A-Z]\)|\[[A-Z]\])?|_{1,12})(?:$|(?=[,;:.)\]]))"
+    r"(\d{1,8}(?:[A-Za-z]{1,2}|-[A-Z]{1,2}|\([A-Z]\)|\[[A-Z]\])?|_{1,12})(?:$|(?=[,;:.)\]]))"
 )
 _HYPHEN_NEUTRAL: Final = re.compile(r"(\d{4})-([A-Za-z]{2,12})-(\d{1,7})(?:$|(?=[,;:.)\]]))")
 # The same with the spaces reporters-db's examples show (``2017 -Ohio- 2951``).
@@ -469,19 +469,23 @@ def _citation(hit: _Hit, raw: str, pin: Pinpoint | None) -> CaseCitation:
     )
 
 
-def _parse(text: str) -> ParsedCitation:
-    cleaned = clean(text)
-    scanner = _Scanner(cleaned)
-    primary = scanner.first()
-    if primary is None:
-        if re.search(r"\d{1,5}\s{1,3}[A-Z][A-Za-z. ]{0,30}\sat\s{1,3}\d", cleaned[:4000]):
-            return NotACitation(
-                kind="case",
-                raw=text,
-                message="a short-form citation ('410 U.S. at 153'); " + EXPECTED,
-            )
-        return NotACitation(kind="case", raw=text, message=EXPECTED)
+class Extent(NamedTuple):
+    """What follows a primary citation: pins, parallels, the dated parenthetical; where they end."""
 
+    pins_end: int  # just past the last pin or parallel
+    end: int  # just past the court/year parenthetical, or ``pins_end`` without one
+    pin: Pinpoint | None
+    parallels: tuple[CaseCitation, ...]
+    year: int | None
+    court: CourtRef | None
+
+
+def extend(scanner: _Scanner, cleaned: str, primary: _Hit) -> Extent:
+    """Read pins, parallels and the court/year parenthetical after ``primary``.
+
+    Shared by ``parse`` and ``find`` so both read a citation the same way.
+    Every loop is bounded and every step consumes text.
+    """
     # Pins and parallels, in order, after the primary citation.
     position = primary.end
     pin: Pinpoint | None = None
@@ -528,6 +532,8 @@ def _parse(text: str) -> ParsedCitation:
     else:
         parallels.append(_citation(current, cleaned[current.start : current.end], current_pin))
 
+    pins_end = position
+    end = position
     # The first parenthetical with a date or a court gives year and court.
     year = primary.year
     court: CourtRef | None = None
@@ -540,7 +546,27 @@ def _parse(text: str) -> ParsedCitation:
         if dated:
             year = found_year if found_year is not None else year
             court = found_court
+            end = position
             break
+
+    return Extent(pins_end, end, pin, tuple(parallels), year, court)
+
+
+def _parse(text: str) -> ParsedCitation:
+    cleaned = clean(text)
+    scanner = _Scanner(cleaned)
+    primary = scanner.first()
+    if primary is None:
+        if re.search(r"\d{1,5}\s{1,3}[A-Z][A-Za-z. ]{0,30}\sat\s{1,3}\d", cleaned[:4000]):
+            return NotACitation(
+                kind="case",
+                raw=text,
+                message="a short-form citation ('410 U.S. at 153'); " + EXPECTED,
+            )
+        return NotACitation(kind="case", raw=text, message=EXPECTED)
+
+    ext = extend(scanner, cleaned, primary)
+    pin, parallels, year, court = ext.pin, ext.parallels, ext.year, ext.court
 
     name = _case_name(cleaned[: primary.start])
     return CaseCitation(
@@ -556,7 +582,7 @@ def _parse(text: str) -> ParsedCitation:
         year=year,
         case_name=name,
         court=court,
-        parallels=tuple(parallels),
+        parallels=parallels,
         nominative=primary.nominative,
     )
 

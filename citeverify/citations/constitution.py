@@ -249,3 +249,30 @@ def parse(text: str) -> ParsedCitation:
         return NotACitation(
             kind="constitution", raw=text, message=f"{EXPECTED} (parser error: {exc})"
         )
+
+
+# The Bluebook form only: a prefix naming a constitution, then an article,
+# an amendment or the preamble, with the section and clause that follow.
+# Prose ("the First Amendment") is a mention, not a citation to find.
+_FIND_NUM: Final = r"(?:[IVXLC]{1,9}|\d{1,3})(?![\w])"
+_FIND_TAIL: Final = (
+    r"(?:,?\s{0,2}(?:§|[Ss]ec(?:tion)?\.?)\s{0,2}\d{1,3}(?![\d]))?"
+    r"(?:,?\s{0,2}[Cc]l(?:ause)?\.?\s{0,2}\d{1,2}(?![\d]))?"
+)
+_FIND: Final = re.compile(
+    r"(?<![\w.])(?P<prefix>U\.\s?S\.|United\s{1,2}States|(?:[A-Z][A-Za-z]{0,10}\.?\s{0,2}){1,2}?)"
+    r"\s{0,2}Const(?:\.|itution)?\s{0,2},?\s{0,2}"
+    r"(?:(?:[Aa]rt(?:icle)?\.?|[Aa]mend(?:ment)?\.?)\s{0,2}" + _FIND_NUM + _FIND_TAIL
+    + r"|(?:pmbl\.?|[Pp]reamble)(?![\w]))"
+)
+
+
+def patterns() -> tuple[re.Pattern[str], ...]:
+    """The forms ``find`` looks for in a whole document."""
+    return (_FIND,)
+
+
+def known_prefix(prefix: str) -> bool:
+    """Whether a constitution prefix names the United States or a state we know."""
+    folded = " ".join(prefix.split())
+    return folded in ("U.S.", "U. S.", "United States") or folded in tables().states

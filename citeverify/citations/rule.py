@@ -147,3 +147,8 @@ def parse(text: str) -> ParsedCitation:
         return _parse(text)
     except Exception as exc:  # a parser bug must not become a failed request
         return NotACitation(kind="rule", raw=text, message=f"{EXPECTED} (parser error: {exc})")
+
+
+def patterns() -> tuple[re.Pattern[str], ...]:
+    """Every form this parser reads, for ``find`` to run over a whole document."""
+    return (*(pattern for _ruleset, pattern in _FORWARD), _INVERTED)

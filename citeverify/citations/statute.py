@@ -334,3 +334,20 @@ def parse(text: str) -> ParsedCitation:
         return _parse(text)
     except Exception as exc:  # a parser bug must not become a failed request
         return NotACitation(kind="statute", raw=text, message=f"{EXPECTED} (parser error: {exc})")
+
+
+# A year parenthetical right after a statute (``42 U.S.C. § 1983 (2018)``),
+# which ``find`` keeps in the citation's span.
+YEAR_SUFFIX: Final = re.compile(r"\s{0,3}\((?:[^()]{0,40}?\s)?\d{4}\)")
+
+
+def patterns() -> tuple[re.Pattern[str], ...]:
+    """Every form this parser reads, for ``find`` to run over a whole document."""
+    return (
+        _USC,
+        _CFR,
+        _PUBLIC_LAW,
+        _STATUTES_AT_LARGE,
+        *(form[0] for form in _STATE_FORMS),
+        _GENERIC_STATE,
+    )

@@ -1,0 +1,713 @@
+"""Every citation in a document's text, with its span: ``find``.
+
+``parse`` reads one citation from a short text; ``find`` walks a whole brief
+(megabytes) and yields each citation it meets, in document order, with the
+half-open span of the original text it occupies.
+
+How the work stays linear:
+
+* The text is cleaned once (one character for one character, so offsets
+  survive) and cut into chunks of at most ``_CHUNK`` characters at a blank line
+  (else at whitespace, else anywhere); each chunk is tokenized once.
+* Full case citations come from the case parser's token scanner; each scan
+  resumes after the last citation's end, and everything read around a hit (the
+  case name before it, pins, parallels and the parenthetical after it) is
+  bounded by a constant number of tokens or characters.
+* Short forms, statutes, rules and constitutions are each one anchored regular
+  expression with bounded repetition, run once over the chunk (``finditer``).
+* Explanatory parentheticals are read from a table of matching parentheses
+  built in one pass over the chunk, so no parenthesis is scanned twice.
+
+Overlaps between kinds are resolved by keeping the earlier (then the longer)
+span, so the spans ``find`` yields are ordered and disjoint.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Collection, Iterator
+from typing import ClassVar, Final
+
+import attrs
+
+from citeverify.citations import case as _case
+from citeverify.citations._tables import loosen, tables
+from citeverify.citations._text import clean, expand_range_end
+from citeverify.citations._types import (
+    CaseCitation,
+    ConstitutionCitation,
+    ParsedCitation,
+    Pinpoint,
+    RuleCitation,
+    StatuteCitation,
+)
+
+__all__ = ["DEFAULT_KINDS", "Found", "ShortCitation", "find"]
+
+DEFAULT_KINDS: Final = ("case", "statute", "rule", "constitution", "short")
+
+
+@attrs.frozen(slots=True)
+class ShortCitation:
+    """A short form: Id., Ibid., 410 U.S. at 153, Roe, 410 U.S. at 153, Roe, supra, at 160,
+    supra note 4, Id. § 1983(b).
+
+    Short forms point back at an earlier authority; which one is the
+    caller's question (``find`` does not resolve antecedents).
+    """
+
+    kind: ClassVar[str] = "short"
+    raw: str  # the text exactly as in the document span
+    form: str  # "id" | "ibid" | "reporter" | "supra" | "supra-note"
+    pin: Pinpoint | None = None
+    volume: str | None = None
+    reporter: str | None = None
+    name: str | None = None
+    section: str | None = None
+    note: str | None = None
+
+
+FoundCitation = CaseCitation | StatuteCitation | RuleCitation | ConstitutionCitation | ShortCitation
+
+
+@attrs.frozen(slots=True)
+class Found:
+    """One citation in a document: its span, the citation, its signal and parentheticals."""
+
+    start: int  # half-open code-point span into the exact text passed to find()
+    end: int
+    citation: FoundCitation
+    signal: str | None = None
+    parentheticals: tuple[tuple[int, int], ...] = ()
+
+
+# Chunks bound the token index's memory; a blank line is where a citation
+# practically never continues.
+_CHUNK: Final = 200_000
+_CHUNK_SLACK: Final = 20_000
+
+# -- case names --------------------------------------------------------------
+
+_MAX_NAME_TOKENS: Final = 24
+_MAX_SHORT_NAME_TOKENS: Final = 6
+_CONNECTORS: Final = frozenset(
+    {
+        "of",
+        "the",
+        "and",
+        "&",
+        "for",
+        "ex",
+        "rel.",
+        "de",
+        "la",
+        "del",
+        "von",
+        "van",
+        "der",
+        "in",
+        "on",
+        "to",
+        "a",
+        "an",
+        "re",
+        "parte",
+        "by",
+        "v.",
+        "vs.",
+        "v",
+        "et",
+        "al.",
+        "d/b/a",
+    }
+)
+_SIGNAL_WORDS: Final = frozenset(
+    {
+        "see",
+        "see,",
+        "cf.",
+        "cf.,",
+        "compare",
+        "accord",
+        "accord,",
+        "contra",
+        "but",
+        "also",
+        "generally",
+        "e.g.,",
+        "e.g.",
+        "with",
+        "and",
+        "quoting",
+        "citing",
+        "in",
+    }
+)
+# Abbreviations that end a case-name word with a period without ending a
+# sentence; a longer capitalized word with a period ends a sentence.
+_NAME_ABBREVIATIONS: Final = frozenset(
+    {
+        "Transp.",
+        "Comm'n",
+        "Ass'n",
+        "Educ.",
+        "Indus.",
+        "Enters.",
+        "Servs.",
+        "Hosps.",
+        "Sys.",
+        "Commc'ns",
+        "Gov't",
+        "Dep't",
+        "Int'l",
+        "Nat'l",
+        "Prods.",
+        "Holdings.",
+        "Partners.",
+        "Ctr.",
+        "Cnty.",
+        "Univ.",
+        "Pharms.",
+        "Techs.",
+        "Mgmt.",
+        "Corp.",
+        "Assocs.",
+        "Found.",
+        "Comm'rs",
+        "Inv.",
+        "Invs.",
+        "Fin.",
+        "Elec.",
+        "Cal.",
+        "Mass.",
+        "Wash.",
+        "Penn.",
+        "Conn.",
+        "Tenn.",
+        "Mich.",
+        "Minn.",
+        "Wis.",
+    }
+)
+_SIGNAL_BEFORE: Final = re.compile(
+    r"(?:^|(?<=[\s(;.:\"]))"
+    r"(?P<signal>(?:[Ss]ee\s{1,3}also|[Ss]ee\s{1,3}generally|[Bb]ut\s{1,3}see|[Bb]ut\s{1,3}cf\.|"
+    r"[Ss]ee|[Cc]f\.|[Cc]ompare|[Aa]ccord|[Cc]ontra|[Ee]\.g\.)(?:,?\s{1,3}e\.g\.)?,?)\s{1,5}$"
+)
+_SIGNAL_WINDOW: Final = 40
+
+
+def _name_word(word: str, short: bool) -> bool:
+    """Whether a token can be part of a case name (read right to left)."""
+    bare = word.strip("\"'*_,")
+    if not bare:
+        return False
+    if any(c in bare for c in ";()[]{}"):
+        return False
+    if short:
+        return bare[0].isupper() or bare in ("v.", "&", "of", "ex", "rel.")
+    if bare in _CONNECTORS:
+        return True
+    first = bare[0]
+    return first.isupper() or first.isdigit()
+
+
+def _abbreviation(bare: str) -> bool:
+    """``Co.``, ``Bd.``, ``U.S.``, ``Transp.``: a period that ends no sentence."""
+    body = bare[:-1]
+    return (
+        len(bare) <= 5
+        or "." in body
+        or "'" in body
+        or bare in _NAME_ABBREVIATIONS
+    )
+
+
+def _ends_sentence(word: str, short: bool) -> bool:
+    """Whether a token read right to left ends the sentence before a name."""
+    bare = word.strip("\"'*_")
+    if bare.lower() in ("id.", "ibid.", "supra.", "id.,"):
+        return True
+    if not bare.endswith((".", "?", "!", ":")):
+        return False
+    if bare[0].isdigit() or bare.endswith((":", "?", "!")):
+        return True
+    if bare in ("v.", "vs."):
+        return False
+    if short:
+        return not (len(bare) <= 4 or "." in bare[:-1] or bare in _NAME_ABBREVIATIONS)
+    return not _abbreviation(bare)
+
+
+def _after_break(tokens: list[tuple[int, int, str]], low: int, high: int) -> int:
+    """The first token of ``low..high`` that follows a period, else ``high + 1``."""
+    for index in range(high, low - 1, -1):
+        if index > low and tokens[index - 1][2].endswith("."):
+            previous = tokens[index - 1][2].strip("\"'*_")
+            if previous not in ("v.", "vs.") and tokens[index][2][:1].isupper():
+                return index
+    return high + 1
+
+
+class _Chunk:
+    """One chunk of cleaned text with its token scanner and parenthesis table."""
+
+    def __init__(self, cleaned: str, offset: int) -> None:
+        self.cleaned = cleaned
+        self.offset = offset
+        self.scanner = _case._Scanner(cleaned)
+        self._closers: dict[int, int] | None = None
+
+    def closers(self) -> dict[int, int]:
+        """Offset of each ``(`` -> offset just past its matching ``)``, built once."""
+        if self._closers is None:
+            table: dict[int, int] = {}
+            stack: list[int] = []
+            depth = 0
+            for match in re.finditer(r"[()]", self.cleaned):
+                if match.group() == "(":
+                    depth += 1
+                    if len(stack) < 64:  # deeper is not prose: left unmatched
+                        stack.append(match.start())
+                elif depth > len(stack):
+                    depth -= 1
+                elif stack:
+                    depth -= 1
+                    table[stack.pop()] = match.end()
+            self._closers = table
+        return self._closers
+
+    def parentheticals(self, position: int) -> tuple[tuple[int, int], ...]:
+        """Spans of the explanatory parentheticals starting at ``position`` (after spaces)."""
+        spans: list[tuple[int, int]] = []
+        text = self.cleaned
+        for _ in range(8):
+            at = position
+            limit = min(len(text), at + 5)
+            while at < limit and text[at] == " ":
+                at += 1
+            if at >= len(text) or text[at] != "(":
+                break
+            close = self.closers().get(at)
+            if close is None:
+                break
+            spans.append((at, close))
+            position = close
+        return tuple(spans)
+
+    def signal_before(self, start: int) -> str | None:
+        window = self.cleaned[max(0, start - _SIGNAL_WINDOW) : start]
+        match = _SIGNAL_BEFORE.search(window)
+        if match is None:
+            return None
+        return " ".join(match.group("signal").split())
+
+
+def _name_start(chunk: _Chunk, volume_token: int, floor: int, short: bool) -> int | None:
+    """Offset where the case name before the citation at ``volume_token`` begins, if any.
+
+    A name ends with a comma right before the volume.  Reading right to left,
+    a full name must contain ``v.`` (or open with ``In re``/``Ex parte``); a
+    short form's name is a few capitalized words.  Bounded by a constant
+    number of tokens.
+    """
+    tokens = chunk.scanner.tokens
+    index = volume_token - 1
+    if index < 0 or tokens[index][0] < floor or not tokens[index][2].endswith(","):
+        return None
+    limit = _MAX_SHORT_NAME_TOKENS if short else _MAX_NAME_TOKENS
+    first = index
+    seen_v = False
+    lowest = max(-1, index - limit)
+    cursor = index
+    while cursor > lowest:
+        start, _end, word = tokens[cursor]
+        if start < floor:
+            break
+        bare = word.strip("\"'*_,")
+        if cursor != index and (_ends_sentence(word, short) or (short and word.endswith(","))):
+            break
+        if not _name_word(word, short):
+            break
+        is_v = bare in ("v.", "vs.", "v")
+        if is_v and seen_v:
+            # a second "v.": the first name ended a sentence somewhere to the right
+            first = _after_break(tokens, cursor + 1, index)
+            break
+        seen_v = seen_v or is_v
+        first = cursor
+        cursor -= 1
+    # Trim leading lower-case words ("in Smith v. Jones" -> "Smith v. Jones")
+    # and signals ("See Smith" -> "Smith").
+    while first <= index:
+        word = tokens[first][2].strip("\"'*_")
+        lowered = word.lower()
+        if word and word[0].isupper() and lowered not in _SIGNAL_WORDS:
+            break
+        if word and word[0].isdigit():
+            break
+        if lowered in ("in", "ex") and first + 1 <= index:
+            follower = tokens[first + 1][2].lower()
+            if (lowered, follower) in (("in", "re"), ("ex", "parte")):
+                break
+        first += 1
+    if first > index:
+        return None
+    if not short:
+        words = [tokens[i][2].strip("\"'*_,").lower() for i in range(first, index + 1)]
+        has_v = seen_v and any(w in ("v.", "vs.", "v") for w in words)
+        opener = len(words) >= 2 and (words[0], words[1]) in (("in", "re"), ("ex", "parte"))
+        if not (has_v or opener):
+            return None
+        if words[0] in ("v.", "vs.", "v") or words[-1] in ("v.", "vs.", "v"):
+            return None
+    return tokens[first][0]
+
+
+def _running_head(cleaned: str, start: int) -> bool:
+    """Whether ``start`` follows ``Cite as:`` on its line (a slip opinion's running head)."""
+    window = cleaned[max(0, start - 40) : start].rstrip()
+    return window.endswith(("Cite as:", "Cite as :", "cite as:"))
+
+
+# -- case citations ----------------------------------------------------------
+
+
+def _cases(chunk: _Chunk, original: str) -> Iterator[Found]:
+    scanner = chunk.scanner
+    cleaned = chunk.cleaned
+    tokens = scanner.tokens
+    floor = 0  # names never reach back past the previous citation
+    token = 0
+    count = len(tokens)
+    while token < count:
+        primary = scanner.first(token)
+        if primary is None:
+            return
+        volume_token = scanner.token_at(primary.start)
+        token = volume_token + 1
+        if _running_head(cleaned, primary.start):
+            continue
+        extent = _case.extend(scanner, cleaned, primary)
+        start = primary.start
+        name: str | None = None
+        name_start = _name_start(chunk, volume_token, floor, short=False)
+        if name_start is not None:
+            name = _case._case_name(cleaned[name_start : primary.start])
+            if name is not None:
+                start = name_start
+        if primary.page is None and name is None:
+            # a blank page with no name: a running head or a page blank, not a citation
+            continue
+        end = extent.end
+        citation = CaseCitation(
+            raw=original[start:end],
+            normalized=_case._normalized(primary)
+            if primary.system != "ecli"
+            else _case._ecli_text(cleaned, primary),
+            system=primary.system,
+            volume=primary.volume or None,
+            reporter=primary.reporter,
+            page=primary.page,
+            pin=extent.pin,
+            year=extent.year,
+            case_name=name,
+            court=extent.court,
+            parallels=extent.parallels,
+            nominative=primary.nominative,
+        )
+        yield Found(
+            start=start,
+            end=end,
+            citation=citation,
+            signal=chunk.signal_before(start),
+            parentheticals=chunk.parentheticals(end),
+        )
+        floor = end
+        token = max(token, scanner.token_at(end))
+
+
+# -- short forms -------------------------------------------------------------
+
+_PIN_TEXT: Final = (
+    r"(?P<pin>\*{1,2}\d{1,7}(?:\s{0,2}-\s{0,2}\*{0,2}\d{1,7})?"
+    r"|\d{1,7}(?:\s{0,2}-\s{0,2}\d{1,7})?(?:\s{0,2}nn?\.\s{0,2}\d{1,4}(?:\s{0,2}-\s{0,2}\d{1,4})?)?"
+    r"|_{1,12})"
+)
+_AT_PIN: Final = r",?\s{1,3}at\s{1,3}" + _PIN_TEXT + r"(?![\w])"
+_ID: Final = re.compile(
+    r"(?<![\w.])(?P<word>[Ii]d\.|[Ii]bid\.?)"
+    r"(?:" + _AT_PIN + r"|\s{1,3}(?P<sign>§§?)\s{0,3}"
+    r"(?P<section>\d{1,6}[A-Za-z]{0,4}(?:-\d{1,5}[A-Za-z]{0,4}){0,3}(?:\([A-Za-z0-9]{1,6}\)){0,8}))?"
+)
+_SUPRA: Final = re.compile(
+    r"(?<![\w])supra(?:,?\s{1,3}note\s{1,3}(?P<note>\d{1,4}))?(?:" + _AT_PIN + r")?"
+)
+_SHORT_REPORTER_AT: Final = re.compile(r"\s{0,3},?\s{1,3}at\s{1,3}" + _PIN_TEXT + r"(?![\w])")
+
+
+def _short_pin(text: str | None) -> Pinpoint | None:
+    if not text:
+        return None
+    pin = " ".join(text.split())
+    if pin.startswith("_"):
+        return None
+    match = re.match(r"(\*{0,2})(\d{1,7})(?:\s?-\s?\*{0,2}(\d{1,7}))?(?:\s?(nn?\.)\s?(\S+))?", pin)
+    if match is None:
+        return Pinpoint(text=pin)
+    footnote = match.group(5)
+    if match.group(1):
+        return Pinpoint(text=pin)
+    first = int(match.group(2))
+    last = expand_range_end(match.group(2), match.group(3)) if match.group(3) else first
+    return Pinpoint(text=pin, first=first, last=last, footnote=footnote)
+
+
+def _short_name(chunk: _Chunk, start: int, floor: int) -> tuple[int, str] | None:
+    index = chunk.scanner.token_at(start)
+    name_start = _name_start(chunk, index, floor, short=True)
+    if name_start is None:
+        return None
+    name = chunk.cleaned[name_start:start].strip().rstrip(",").strip().strip("\"'*_")
+    if not name or not name[0].isupper():
+        return None
+    return name_start, name
+
+
+def _shorts(chunk: _Chunk, original: str) -> Iterator[Found]:
+    cleaned = chunk.cleaned
+    found: list[Found] = []
+    for match in _ID.finditer(cleaned):
+        word = match.group("word")
+        form = "ibid" if word.lower().startswith("ibid") else "id"
+        section = match.group("section")
+        start, end = match.start(), match.end()
+        citation = ShortCitation(
+            raw=original[start:end],
+            form=form,
+            pin=_short_pin(match.group("pin")),
+            section=section,
+        )
+        found.append(_found(chunk, start, end, citation))
+    for match in _SUPRA.finditer(cleaned):
+        note, pin = match.group("note"), match.group("pin")
+        named = _short_name(chunk, match.start(), 0)
+        if named is None and note is None and pin is None:
+            continue  # "supra Part II": the brief's own cross-reference
+        start = named[0] if named else match.start()
+        end = match.end()
+        citation = ShortCitation(
+            raw=original[start:end],
+            form="supra-note" if note else "supra",
+            pin=_short_pin(pin),
+            name=named[1] if named else None,
+            note=note,
+        )
+        found.append(_found(chunk, start, end, citation))
+    found.extend(_short_reporters(chunk, original))
+    found.sort(key=lambda f: f.start)
+    yield from found
+
+
+def _short_reporters(chunk: _Chunk, original: str) -> Iterator[Found]:
+    """``410 U.S. at 153`` and ``539 U. S., at 343``, with a name before when there is one."""
+    tokens = chunk.scanner.tokens
+    cleaned = chunk.cleaned
+    prefixes = tables().prefixes
+    count = len(tokens)
+    floor = 0
+    for index in range(count):
+        volume = tokens[index][2]
+        if not (volume[0].isdigit() and _case._VOLUME.fullmatch(volume)):
+            continue
+        spelling = ""
+        hit: tuple[int, str, re.Match[str]] | None = None
+        for after in range(index + 1, min(count, index + 1 + _case._MAX_REPORTER_TOKENS)):
+            word = tokens[after][2]
+            bare = word.rstrip(",")
+            candidate = spelling + bare
+            if candidate not in prefixes and loosen(candidate) not in prefixes:
+                break
+            spelling = candidate
+            at = _SHORT_REPORTER_AT.match(cleaned, tokens[after][1] - (len(word) - len(bare)))
+            if at is not None:
+                hit = (after, spelling, at)
+            if bare != word:
+                break
+        if hit is None:
+            continue
+        _after, spelling, at = hit
+        entry = _case._reporter(spelling, volume)
+        if entry is None:
+            continue
+        start = tokens[index][0]
+        if start < floor or _running_head(cleaned, start):
+            continue
+        named = _short_name(chunk, start, floor)
+        if named is not None:
+            start = named[0]
+        end = at.end()
+        citation = ShortCitation(
+            raw=original[start:end],
+            form="reporter",
+            pin=_short_pin(at.group("pin")),
+            volume=volume,
+            reporter=entry.canonical,
+            name=named[1] if named else None,
+        )
+        floor = end
+        yield _found(chunk, start, end, citation)
+
+
+def _found(chunk: _Chunk, start: int, end: int, citation: FoundCitation) -> Found:
+    return Found(
+        start=start,
+        end=end,
+        citation=citation,
+        signal=chunk.signal_before(start),
+        parentheticals=chunk.parentheticals(end),
+    )
+
+
+# -- statutes, rules, constitutions -----------------------------------------
+
+
+def _statutes(chunk: _Chunk, original: str) -> Iterator[Found]:
+    from citeverify.citations import statute
+
+    yield from _by_pattern(
+        chunk, original, statute.patterns(), statute.parse, suffix=statute.YEAR_SUFFIX
+    )
+
+
+def _rules(chunk: _Chunk, original: str) -> Iterator[Found]:
+    from citeverify.citations import rule
+
+    yield from _by_pattern(chunk, original, rule.patterns(), rule.parse)
+
+
+def _constitutions(chunk: _Chunk, original: str) -> Iterator[Found]:
+    from citeverify.citations import constitution
+
+    def known(match: re.Match[str]) -> bool:
+        return constitution.known_prefix(match.group("prefix"))
+
+    yield from _by_pattern(
+        chunk, original, constitution.patterns(), constitution.parse, accept=known
+    )
+
+
+def _by_pattern(
+    chunk: _Chunk,
+    original: str,
+    patterns: tuple[re.Pattern[str], ...],
+    parse: Callable[[str], ParsedCitation],
+    suffix: re.Pattern[str] | None = None,
+    accept: Callable[[re.Match[str]], bool] | None = None,
+) -> Iterator[Found]:
+    """Each match of each pattern, read by the kind's ``parse`` over exactly its span.
+
+    Reading the span with ``parse`` makes the fields exactly what ``parse``
+    gives for the citation's own text.
+    """
+    spans: list[tuple[int, int]] = []
+    for pattern in patterns:
+        for match in pattern.finditer(chunk.cleaned):
+            if accept is not None and not accept(match):
+                continue
+            end = match.end()
+            if suffix is not None:
+                tail = suffix.match(chunk.cleaned, end)
+                if tail is not None:
+                    end = tail.end()
+            spans.append((match.start(), end))
+    spans.sort(key=lambda s: (s[0], -s[1]))
+    last_end = -1
+    for start, end in spans:
+        if start < last_end:
+            continue
+        citation = parse(original[start:end])
+        if isinstance(citation, (StatuteCitation, RuleCitation, ConstitutionCitation)):
+            last_end = end
+            yield _found(chunk, start, end, citation)
+
+
+# -- the whole text ----------------------------------------------------------
+
+
+def _chunks(text: str) -> Iterator[tuple[int, int]]:
+    """Half-open chunk bounds, cut at a blank line, else whitespace, else anywhere."""
+    start = 0
+    size = len(text)
+    while start < size:
+        if size - start <= _CHUNK + _CHUNK_SLACK:
+            yield start, size
+            return
+        limit = start + _CHUNK
+        cut = text.rfind("\n\n", start + _CHUNK - _CHUNK_SLACK, limit)
+        if cut < 0:
+            cut = max(
+                text.rfind(" ", start + _CHUNK - _CHUNK_SLACK, limit),
+                text.rfind("\n", start + _CHUNK - _CHUNK_SLACK, limit),
+            )
+        end = cut + 1 if cut >= 0 else limit
+        yield start, end
+        start = end
+
+
+_FINDERS: Final = (
+    ("case", _cases),
+    ("short", _shorts),
+    ("statute", _statutes),
+    ("rule", _rules),
+    ("constitution", _constitutions),
+)
+
+
+def _find_chunk(text: str, kinds: Collection[str]) -> list[Found]:
+    chunk = _Chunk(clean(text), 0)
+    found: list[Found] = []
+    for kind, finder in _FINDERS:
+        if kind in kinds:
+            found.extend(finder(chunk, text))
+    found.sort(key=lambda f: (f.start, -(f.end - f.start)))
+    kept: list[Found] = []
+    last_end = 0
+    for item in found:
+        if item.start >= last_end and item.end > item.start:
+            kept.append(item)
+            last_end = item.end
+    return kept
+
+
+def _shift(found: Found, offset: int) -> Found:
+    if offset == 0:
+        return found
+    return attrs.evolve(
+        found,
+        start=found.start + offset,
+        end=found.end + offset,
+        parentheticals=tuple((a + offset, b + offset) for a, b in found.parentheticals),
+    )
+
+
+def find(text: str, kinds: Collection[str] = DEFAULT_KINDS) -> Iterator[Found]:
+    """Every citation in text, in document order, non-overlapping; never raises.
+
+    ``kinds`` chooses among ``case``, ``statute``, ``rule``, ``constitution``
+    and ``short``.  Spans are code-point offsets into ``text`` itself;
+    ``found.citation.raw == text[found.start:found.end]``.
+    """
+    if not isinstance(text, str):
+        return
+    try:
+        wanted = frozenset(k for k in kinds if isinstance(k, str))
+    except TypeError:
+        return
+    for start, end in _chunks(text):
+        try:
+            items = _find_chunk(text[start:end], wanted)
+        except Exception:  # a finder bug must not lose the rest of the document
+            continue
+        for item in items:
+            yield _shift(item, start)
