@@ -4,8 +4,9 @@
     >>> item = {"id": "1", "type": "case", "rawText": "Roe v. Wade, 410 U.S. 113 (1973)"}
     >>> response = citeverify.verify([item])
 
-The public verbs are ``verify`` (typed), ``verify_request`` (JSON in, JSON
-out, exactly as the v1.1 contract shapes it) and ``parse``.  Heavy parts load
+The public verbs are ``verify_document`` (a whole brief: text, PDF or Word),
+``verify`` (typed items), ``verify_request`` and ``verify_document_request``
+(JSON in, JSON out, exactly as the contract shapes it) and ``parse``.  Heavy parts load
 on first use, so ``import citeverify`` stays cheap.
 """
 
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
         Court,
         Document,
         DocumentPosition,
+        DocumentText,
         Evidence,
         Identifier,
         ItemType,
@@ -42,6 +44,7 @@ if TYPE_CHECKING:
     )
     from citeverify._verify import verify, verify_request
     from citeverify.citations import parse
+    from citeverify.document import verify_document, verify_document_request
     from citeverify.errors import (
         CiteverifyError,
         Forbidden,
@@ -60,6 +63,7 @@ __all__ = [
     "Court",
     "Document",
     "DocumentPosition",
+    "DocumentText",
     "Evidence",
     "Forbidden",
     "Identifier",
@@ -85,6 +89,8 @@ __all__ = [
     "__version__",
     "parse",
     "verify",
+    "verify_document",
+    "verify_document_request",
     "verify_request",
 ]
 
@@ -94,6 +100,8 @@ _WHERE = {
     "Meter": "citeverify._meter",
     "verify": "citeverify._verify",
     "verify_request": "citeverify._verify",
+    "verify_document": "citeverify.document",
+    "verify_document_request": "citeverify.document",
     "parse": "citeverify.citations",
     **dict.fromkeys(
         (
@@ -114,6 +122,7 @@ _WHERE = {
             "Court",
             "Document",
             "DocumentPosition",
+            "DocumentText",
             "Evidence",
             "Identifier",
             "ItemType",

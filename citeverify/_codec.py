@@ -315,6 +315,7 @@ def _make_converter() -> cattrs.Converter:
         m.Result,
         m.Summary,
         m.Usage,
+        m.DocumentText,
         m.Response,
     ):
         overrides: dict[str, Any] = {

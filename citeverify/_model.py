@@ -22,6 +22,7 @@ __all__ = [
     "Court",
     "Document",
     "DocumentPosition",
+    "DocumentText",
     "Evidence",
     "Identifier",
     "ItemType",
@@ -236,10 +237,22 @@ class Usage:
 
 
 @attrs.frozen(slots=True)
+class DocumentText:
+    """The text a document response's positions index (PDF and Word input).
+
+    ``pages`` is the offset in ``text`` where each page begins, in order.
+    """
+
+    text: str
+    pages: tuple[int, ...] = (0,)
+
+
+@attrs.frozen(slots=True)
 class Response:
     results: tuple[Result, ...]
     summary: Summary
     usage: Usage
+    document: DocumentText | None = None  # whole-document mode, for extracted text
 
     def _repr_html_(self) -> str:
         from citeverify._display import response_html

@@ -20,6 +20,7 @@ from citeverify._version import CONTRACT_VERSION, DISTRIBUTION, __version__
 # code) on the parsers it adds.
 _COMMAND_MODULES = (
     "citeverify._cli_verify",  # verify, info
+    "citeverify._cli_check",  # check
     "citeverify.store._cli",  # build-corpus
     "citeverify.importers._cli",  # import
     "citeverify.http._cli",  # serve, keys

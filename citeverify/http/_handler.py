@@ -39,11 +39,22 @@ from citeverify.providers._base import Provider
 __all__ = ["VERIFY_PATH", "HttpRequest", "HttpResponse", "Service", "loggable_path"]
 
 VERIFY_PATH = "/api/v1/verify"
+VERIFY_DOCUMENT_PATH = "/api/v1/verify-document"
+#: A brief sent to the document endpoint (JSON text, PDF or Word) may be this large.
+MAX_DOCUMENT_BYTES = 20 * 1024 * 1024
+#: Content types the document endpoint reads, besides JSON ``{"text": ...}``.
+DOCUMENT_TYPES = (
+    "application/pdf",
+    "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    "text/plain",
+    "text/markdown",
+)
 _GET = ("GET", "HEAD")
 _ROUTES: dict[str, tuple[str, ...]] = {
     "/": _GET,
     "/openapi.json": _GET,
     VERIFY_PATH: ("POST",),
+    VERIFY_DOCUMENT_PATH: ("POST",),
 }
 
 logger = logging.getLogger("citeverify.http")
@@ -152,15 +163,23 @@ class Service:
                 "service": "citeverify",
                 "version": __version__,
                 "contract": CONTRACT_VERSION,
-                "endpoints": {"verify": VERIFY_PATH, "openapi": "/openapi.json"},
+                "endpoints": {
+                    "verify": VERIFY_PATH,
+                    "verifyDocument": VERIFY_DOCUMENT_PATH,
+                    "openapi": "/openapi.json",
+                },
             }
         )
         self._openapi: bytes | None = None
 
     @property
     def max_body_bytes(self) -> int:
-        """Bodies longer than this are refused before they are parsed."""
-        return self.limits.max_body_bytes
+        """Bodies longer than this are refused before they are parsed.
+
+        The larger of the item limit and the document limit: the adapters stop
+        reading there, and each endpoint then applies its own.
+        """
+        return max(self.limits.max_body_bytes, MAX_DOCUMENT_BYTES)
 
     @property
     def provider(self) -> Provider:
@@ -217,6 +236,8 @@ class Service:
             )
         if request.path == VERIFY_PATH:
             return self._verify(request, request_id)
+        if request.path == VERIFY_DOCUMENT_PATH:
+            return self._verify_document(request, request_id)
         body = self._info if request.path == "/" else self.openapi_bytes()
         return HttpResponse(
             200,
@@ -233,8 +254,9 @@ class Service:
             account = self.store.authenticate(_bearer(request))
             account_name = account.name
             _check_content_type(request)
-            if request.body_too_large or len(request.body) > self.max_body_bytes:
-                raise _validation("body", f"body exceeds {self.max_body_bytes} bytes")
+            limit = self.limits.max_body_bytes
+            if request.body_too_large or len(request.body) > limit:
+                raise _validation("body", f"body exceeds {limit} bytes")
             response = verify_request(
                 request.body,
                 provider=self.provider,
@@ -246,6 +268,44 @@ class Service:
         body = _encode(response)
         headers = (*_json_headers(request_id, len(body)), ("cache-control", "no-store"))
         return HttpResponse(200, headers, body, request_id, account_name)
+
+    def _verify_document(self, request: HttpRequest, request_id: str) -> HttpResponse:
+        """A whole brief: JSON ``{"text": ...}``, or a PDF, Word or text file by its type."""
+        from citeverify import _codec
+        from citeverify.document import verify_document, verify_document_request
+
+        account_name: str | None = None
+        try:
+            account = self.store.authenticate(_bearer(request))
+            account_name = account.name
+            media = _media_type(request)
+            if request.body_too_large or len(request.body) > MAX_DOCUMENT_BYTES:
+                raise _validation("body", f"body exceeds {MAX_DOCUMENT_BYTES} bytes")
+            meter = self.store.meter(account)
+            if media == "application/json":
+                response = verify_document_request(
+                    request.body, provider=self.provider, meter=meter
+                )
+            elif media in DOCUMENT_TYPES:
+                typed = verify_document(
+                    bytes(request.body), content_type=media, provider=self.provider, meter=meter
+                )
+                response = _codec.response_to_dict(typed)
+            else:
+                accepted = ", ".join(("application/json", *DOCUMENT_TYPES))
+                raise _validation("Content-Type", f"must be one of {accepted}")
+        except CiteverifyError as error:
+            return attrs.evolve(_error(error, request_id), account=account_name)
+        body = _encode(response)
+        headers = (*_json_headers(request_id, len(body)), ("cache-control", "no-store"))
+        return HttpResponse(200, headers, body, request_id, account_name)
+
+
+def _media_type(request: HttpRequest) -> str:
+    values = request.header_values("content-type")
+    if not values:
+        raise _validation("Content-Type", "missing; send application/json or the file's type")
+    return values[0].split(";")[0].strip().lower()
 
 
 # --- pieces -----------------------------------------------------------------------------

@@ -98,6 +98,31 @@ def _response_schemas() -> dict[str, Any]:
                 "results": {"type": "array", "items": _ref("Result")},
                 "summary": _ref("Summary"),
                 "usage": _ref("Usage"),
+                "document": _ref("DocumentText"),
+            },
+        },
+        "DocumentText": {
+            "type": "object",
+            "description": (
+                "Whole-document mode, for PDF and Word input: the extracted text that the "
+                "results' positions index, and the offset where each page begins."
+            ),
+            "required": ["text", "pages"],
+            "properties": {
+                "text": _STR,
+                "pages": {"type": "array", "items": {"type": "integer", "minimum": 0}},
+            },
+        },
+        "DocumentRequest": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["text"],
+            "properties": {
+                "text": {
+                    "type": "string",
+                    "maxLength": 10_000_000,
+                    "description": "The brief's text; positions index it as sent.",
+                }
             },
         },
         "Result": {
@@ -301,6 +326,8 @@ def _json(description: str, schema: str) -> dict[str, Any]:
 
 
 def _build(limits: Limits) -> dict[str, Any]:
+    from citeverify.http._handler import DOCUMENT_TYPES, MAX_DOCUMENT_BYTES
+
     method_not_allowed = _error(
         "Method not allowed on this path; `Allow` lists the methods that are",
         "method_not_allowed",
@@ -342,6 +369,63 @@ def _build(limits: Limits) -> dict[str, Any]:
                         "405": method_not_allowed,
                         "422": _error(
                             "The body is not a valid VerifyRequest; `details` name each field",
+                            "validation_error",
+                        ),
+                        "429": _error(
+                            "The request would pass the quota; nothing was charged",
+                            "rate_limit_exceeded",
+                            headers={
+                                "Retry-After": {
+                                    "required": True,
+                                    "description": "Whole seconds to the quota window's end.",
+                                    "schema": {"type": "integer", "minimum": 0},
+                                }
+                            },
+                        ),
+                        "500": _error(
+                            "Unexpected failure; `requestId` ties it to the server log",
+                            "internal_error",
+                        ),
+                    },
+                }
+            },
+            "/api/v1/verify-document": {
+                "post": {
+                    "operationId": "verifyDocument",
+                    "summary": "Find and verify every citation and quotation of a brief",
+                    "description": (
+                        'The body is JSON `{"text": ...}`, or the bytes of a PDF, Word '
+                        "(.docx), plain-text or Markdown file with its content type. Bodies "
+                        f"of at most {MAX_DOCUMENT_BYTES} bytes; text of at most 10,000,000 "
+                        "characters; PDFs of at most 2,000 pages; at most 20,000 citations "
+                        "and quotations. Results come in document order with ids `c1`, "
+                        "`c2`... and `q1`..., each with `position`; short forms and "
+                        "quotations carry `citationId`. Distinct full citations are billed; "
+                        "short forms and quotations are free. A PDF with no text layer, an "
+                        "encrypted or damaged file is answered 422 with a detail on "
+                        "`document`."
+                    ),
+                    "security": [{"bearerAuth": []}],
+                    "requestBody": {
+                        "required": True,
+                        "content": {
+                            "application/json": {"schema": _ref("DocumentRequest")},
+                            **{
+                                media: {"schema": {"type": "string", "format": "binary"}}
+                                for media in DOCUMENT_TYPES
+                            },
+                        },
+                    },
+                    "responses": {
+                        "200": _json(
+                            "One result per citation and quotation found, in document order.",
+                            "Response",
+                        ),
+                        "401": _error("Missing, malformed or unknown API key", "unauthorized"),
+                        "403": _error("Valid key, but the account is disabled", "forbidden"),
+                        "405": method_not_allowed,
+                        "422": _error(
+                            "The body is not a document that can be read; `details` say why",
                             "validation_error",
                         ),
                         "429": _error(

@@ -1,0 +1,90 @@
+"""Whole-document checking against eyecite's citation finding alone, on the same texts.
+
+The documents are real: the 50 October Term 2016 Supreme Court opinions that
+ship in ``tests/data/quotes/`` (2.1 MB of text, dense with citations, short
+forms and quotations), and the sample brief of ``examples/``.  For each pass
+citeverify runs ``verify_document`` end to end on the embedded corpus
+(extract, find citations and quotations, resolve short forms, attribute
+quotations, look every citation up, check every quotation against the
+authority's text where it ships); eyecite runs ``get_citations`` on the same
+text, which only finds citations.  The parse cache is cleared before every
+citeverify pass, so no pass is answered from an earlier one.
+
+Figures: characters per second for each, and the ratio (target: citeverify at
+least 20x eyecite's characters per second).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import statistics
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+OPINIONS = ROOT / "tests" / "data" / "quotes" / "scotus_ot2016.jsonl.gz"
+BRIEF = ROOT / "examples" / "sample_brief.txt"
+
+
+def documents(quick: bool = False) -> list[str]:
+    """The texts both tools read: real opinions, then the sample brief."""
+    with gzip.open(OPINIONS, "rt", encoding="utf-8") as handle:
+        texts = [json.loads(line)["plain_text"] for line in handle]
+    if quick:
+        texts = texts[:8]
+    return [*texts, BRIEF.read_text(encoding="utf-8")]
+
+
+def _time(
+    fn: Callable[[str], object], texts: list[str], passes: int, before: Callable[[], None]
+) -> float:
+    """Median seconds for one pass over every text."""
+    times = []
+    for _ in range(passes):
+        before()
+        started = time.perf_counter()
+        for text in texts:
+            fn(text)
+        times.append(time.perf_counter() - started)
+    return statistics.median(times)
+
+
+def run(quick: bool = False) -> list[dict[str, Any]]:
+    import citeverify
+    from citeverify.citations import cache_clear
+    from citeverify.providers import default_provider
+
+    texts = documents(quick)
+    chars = sum(len(t) for t in texts)
+    provider = default_provider()
+    check = lambda text: citeverify.verify_document(text, provider=provider)  # noqa: E731
+    check(texts[-1])  # load the tables and open the store once, as a server would
+    ours = _time(check, texts, 1 if quick else 3, cache_clear)
+    found = sum(len(check(t).results) for t in texts)
+    rows: list[dict[str, Any]] = [
+        {
+            "benchmark": "document",
+            "figure": f"verify_document: {len(texts)} docs, {chars:,} chars, {found:,} results",
+            "value": chars / ours,
+            "unit": "chars/s",
+        }
+    ]
+    try:
+        from eyecite import get_citations
+    except ImportError:
+        rows[0]["baseline"] = "eyecite not installed"
+        return rows
+    get_citations(texts[-1])
+    theirs = _time(get_citations, texts, 1 if quick else 2, lambda: None)
+    rows[0].update(
+        {
+            "baseline": f"eyecite get_citations {chars / theirs:,.0f} chars/s",
+            "ratio": theirs / ours,
+            "target": ">= 20x",
+            "ok": theirs / ours >= 20,
+        }
+    )
+    return rows
