@@ -260,3 +260,60 @@ def test_item_mode_wrong_parallel_is_a_mismatch() -> None:
     parallel = [c for c in result.evidence.comparisons if c.attribute == "parallelCitation"]
     assert parallel
     assert not parallel[0].match
+
+
+class TestPdfAndWord:
+    """The sample brief as PDF and as Word gives the verdicts the text gives."""
+
+    @pytest.fixture(scope="class")
+    def rendered(self, tmp_path_factory: pytest.TempPathFactory) -> Path:
+        import subprocess
+        import sys
+
+        out = tmp_path_factory.mktemp("rendered")
+        subprocess.run(
+            [
+                sys.executable,
+                str(ROOT / "examples" / "make_sample_documents.py"),
+                str(SAMPLE),
+                "--out-dir",
+                str(out),
+            ],
+            check=True,
+            capture_output=True,
+        )
+        return out
+
+    @staticmethod
+    def signature(response: citeverify.Response) -> list[tuple[Any, ...]]:
+        return [
+            (
+                r.id,
+                r.type.value,
+                r.citation.normalized,
+                r.verdict.status.value,
+                r.verdict.outcome,
+                r.citation_id,
+            )
+            for r in response.results
+        ]
+
+    @pytest.mark.parametrize("suffix", ["pdf", "docx"])
+    def test_same_verdicts_as_the_text(self, rendered: Path, suffix: str) -> None:
+        text = citeverify.verify_document(SAMPLE.read_text(encoding="utf-8"))
+        document = citeverify.verify_document(rendered / f"sample_brief.{suffix}")
+        assert self.signature(document) == self.signature(text)
+        assert document.document is not None
+        for result in document.results:
+            position = result.position
+            assert position is not None
+            assert document.document.text[position.start : position.end] == position.text
+        if suffix == "pdf":
+            assert len(document.document.pages) == 2
+
+    @pytest.mark.parametrize("suffix", ["pdf", "docx"])
+    def test_shipped_samples_are_current(self, rendered: Path, suffix: str) -> None:
+        name = f"sample_brief.{suffix}"
+        assert (ROOT / "examples" / name).read_bytes() == (rendered / name).read_bytes(), (
+            f"examples/{name} is stale: run python examples/make_sample_documents.py"
+        )

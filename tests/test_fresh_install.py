@@ -80,9 +80,17 @@ def test_new_user_path(tmp_path: Path) -> None:
 
     # README: the first command, with the checkout's "." replaced by the built wheel.
     first = _readme_blocks("sh")[0].strip()
-    assert " install -q . " in first
-    table = _run(first.replace(" install -q . ", f" install -q {wheel} "), reader, env)
+    assert " install -q '.[document]' " in first
+    table = _run(
+        first.replace(" install -q '.[document]' ", f" install -q '{wheel}[document]' "),
+        reader,
+        env,
+    )
+    # the sample brief's fabricated case, its misquotation and its resolved short forms
     assert "critical" in table
+    assert "not_found" in table
+    assert "mismatch" in table
+    assert "Id. at 360" in table
     venv = reader / ".venv" / "bin"
     python = str(venv / "python")
     env["PATH"] = f"{venv}{os.pathsep}{env['PATH']}"
