@@ -6,9 +6,10 @@ half-open span of the original text it occupies.
 
 How the work stays linear:
 
-* The text is cleaned once (one character for one character, so offsets
-  survive) and cut into chunks of at most ``_CHUNK`` characters at a blank line
-  (else at whitespace, else anywhere); each chunk is tokenized once.
+* The text is read in overlapping chunks of about ``_CHUNK`` characters,
+  each cleaned (one character for one character, so offsets survive) and
+  tokenized once; a citation near a chunk's end is left to the next chunk,
+  which starts before it.
 * Full case citations come from the case parser's token scanner; each scan
   resumes after the last citation's end, and everything read around a hit (the
   case name before it, pins, parallels and the parenthetical after it) is
@@ -84,7 +85,8 @@ class Found:
 # Chunks bound the token index's memory; a blank line is where a citation
 # practically never continues.
 _CHUNK: Final = 200_000
-_CHUNK_SLACK: Final = 20_000
+_CHUNK_SLACK: Final = 1_000  # a chunk ends at whitespace within this much of _CHUNK
+_OVERLAP: Final = 4_000  # citations starting this close to a chunk's end wait for the next
 
 # -- case names --------------------------------------------------------------
 
@@ -215,12 +217,7 @@ def _name_word(word: str, short: bool) -> bool:
 def _abbreviation(bare: str) -> bool:
     """``Co.``, ``Bd.``, ``U.S.``, ``Transp.``: a period that ends no sentence."""
     body = bare[:-1]
-    return (
-        len(bare) <= 5
-        or "." in body
-        or "'" in body
-        or bare in _NAME_ABBREVIATIONS
-    )
+    return len(bare) <= 5 or "." in body or "'" in body or bare in _NAME_ABBREVIATIONS
 
 
 def _ends_sentence(word: str, short: bool) -> bool:
@@ -255,8 +252,15 @@ class _Chunk:
     def __init__(self, cleaned: str, offset: int) -> None:
         self.cleaned = cleaned
         self.offset = offset
-        self.scanner = _case._Scanner(cleaned)
+        self._scanner: _case._Scanner | None = None
         self._closers: dict[int, int] | None = None
+
+    @property
+    def scanner(self) -> _case._Scanner:
+        """The token index, built on first use (statutes and rules never need it)."""
+        if self._scanner is None:
+            self._scanner = _case._Scanner(self.cleaned)
+        return self._scanner
 
     def closers(self) -> dict[int, int]:
         """Offset of each ``(`` -> offset just past its matching ``)``, built once."""
@@ -364,6 +368,16 @@ def _name_start(chunk: _Chunk, volume_token: int, floor: int, short: bool) -> in
     return tokens[first][0]
 
 
+_RECORD_SPELLINGS: Final = frozenset({"App.", "R.", "Rec.", "Tr.", "A.", "J.A.", "ER", "Pet.App."})
+
+
+def _record_cite(scanner: _case._Scanner, volume_token: int, hit: _case._Hit) -> bool:
+    """Whether the reporter as written is a record abbreviation (``2 App. 45``, ``3 R. 45``)."""
+    page_token = scanner.token_at(hit.end) - 1
+    spelled = "".join(word for _s, _e, word in scanner.tokens[volume_token + 1 : page_token])
+    return spelled in _RECORD_SPELLINGS
+
+
 def _running_head(cleaned: str, start: int) -> bool:
     """Whether ``start`` follows ``Cite as:`` on its line (a slip opinion's running head)."""
     window = cleaned[max(0, start - 40) : start].rstrip()
@@ -396,8 +410,9 @@ def _cases(chunk: _Chunk, original: str) -> Iterator[Found]:
             name = _case._case_name(cleaned[name_start : primary.start])
             if name is not None:
                 start = name_start
-        if primary.page is None and name is None:
-            # a blank page with no name: a running head or a page blank, not a citation
+        if name is None and (primary.page is None or _record_cite(scanner, volume_token, primary)):
+            # a blank page with no name is a running head or a page blank;
+            # "2 App. 45" and "3 R. 45" are record cites ("Ohio App.", "Rawle" to reporters-db)
             continue
         end = extent.end
         citation = CaseCitation(
@@ -516,10 +531,8 @@ def _short_reporters(chunk: _Chunk, original: str) -> Iterator[Found]:
     prefixes = tables().prefixes
     count = len(tokens)
     floor = 0
-    for index in range(count):
+    for index in _volumes_before_at(chunk):
         volume = tokens[index][2]
-        if not (volume[0].isdigit() and _case._VOLUME.fullmatch(volume)):
-            continue
         spelling = ""
         hit: tuple[int, str, re.Match[str]] | None = None
         for after in range(index + 1, min(count, index + 1 + _case._MAX_REPORTER_TOKENS)):
@@ -559,6 +572,28 @@ def _short_reporters(chunk: _Chunk, original: str) -> Iterator[Found]:
         yield _found(chunk, start, end, citation)
 
 
+_AT: Final = re.compile(r"\sat\s{1,3}[\d*_]")
+
+
+def _volumes_before_at(chunk: _Chunk) -> Iterator[int]:
+    """Tokens that may be the volume of ``<volume> <reporter> at <pin>``, in order.
+
+    For each ``at`` followed by a pin, the nearest volume-like token in the
+    ``_MAX_REPORTER_TOKENS`` tokens before it: a constant amount of work per ``at``.
+    """
+    tokens = chunk.scanner.tokens
+    last = -1
+    for match in _AT.finditer(chunk.cleaned):
+        at_token = chunk.scanner.token_at(match.start() + 1)
+        low = max(last + 1, at_token - _case._MAX_REPORTER_TOKENS - 1)
+        for index in range(at_token - 2, low - 1, -1):
+            word = tokens[index][2]
+            if word[0].isdigit() and _case._VOLUME.fullmatch(word):
+                last = index
+                yield index
+                break
+
+
 def _found(chunk: _Chunk, start: int, end: int, citation: FoundCitation) -> Found:
     return Found(
         start=start,
@@ -572,18 +607,49 @@ def _found(chunk: _Chunk, start: int, end: int, citation: FoundCitation) -> Foun
 # -- statutes, rules, constitutions -----------------------------------------
 
 
+# Cheap anchors every form of a kind contains; the kind's full patterns run
+# only in windows around them (windows merge, so no character is read twice).
+_STATUTE_TRIGGER: Final = re.compile(
+    r"U\.?\s?S\.?\s?C|C\.?\s?F\.?\s?R|Pub|P\.\s?L\.|Stat|Code|Laws|ILCS|RCW|MCL|"
+    r"O\.C\.G|N\.J\.S|M\.\s?G\.\s?L|C\.\s?P\.\s?L"
+)
+_RULE_TRIGGER: Final = re.compile(
+    r"Fed|FED|fed\.|F\.\s?R\.|FR[A-Z]|Rule|RULE|rule\s|Bankruptcy|Sup|S\.\s?Ct\.\s?R"
+)
+_CONSTITUTION_TRIGGER: Final = re.compile(r"Const")
+_BEFORE: Final = 120  # the longest stretch of a match before its anchor
+_AFTER: Final = 160  # and after it
+
+
+def _windows(trigger: re.Pattern[str], text: str) -> list[tuple[int, int]]:
+    windows: list[tuple[int, int]] = []
+    size = len(text)
+    for match in trigger.finditer(text):
+        low, high = max(0, match.start() - _BEFORE), min(size, match.end() + _AFTER)
+        if windows and low <= windows[-1][1]:
+            windows[-1] = (windows[-1][0], high)
+        else:
+            windows.append((low, high))
+    return windows
+
+
 def _statutes(chunk: _Chunk, original: str) -> Iterator[Found]:
     from citeverify.citations import statute
 
     yield from _by_pattern(
-        chunk, original, statute.patterns(), statute.parse, suffix=statute.YEAR_SUFFIX
+        chunk,
+        original,
+        _STATUTE_TRIGGER,
+        statute.patterns(),
+        statute.parse,
+        suffix=statute.YEAR_SUFFIX,
     )
 
 
 def _rules(chunk: _Chunk, original: str) -> Iterator[Found]:
     from citeverify.citations import rule
 
-    yield from _by_pattern(chunk, original, rule.patterns(), rule.parse)
+    yield from _by_pattern(chunk, original, _RULE_TRIGGER, rule.patterns(), rule.parse)
 
 
 def _constitutions(chunk: _Chunk, original: str) -> Iterator[Found]:
@@ -593,13 +659,19 @@ def _constitutions(chunk: _Chunk, original: str) -> Iterator[Found]:
         return constitution.known_prefix(match.group("prefix"))
 
     yield from _by_pattern(
-        chunk, original, constitution.patterns(), constitution.parse, accept=known
+        chunk,
+        original,
+        _CONSTITUTION_TRIGGER,
+        constitution.patterns(),
+        constitution.parse,
+        accept=known,
     )
 
 
 def _by_pattern(
     chunk: _Chunk,
     original: str,
+    trigger: re.Pattern[str],
     patterns: tuple[re.Pattern[str], ...],
     parse: Callable[[str], ParsedCitation],
     suffix: re.Pattern[str] | None = None,
@@ -611,17 +683,9 @@ def _by_pattern(
     gives for the citation's own text.
     """
     spans: list[tuple[int, int]] = []
-    for pattern in patterns:
-        for match in pattern.finditer(chunk.cleaned):
-            if accept is not None and not accept(match):
-                continue
-            end = match.end()
-            if suffix is not None:
-                tail = suffix.match(chunk.cleaned, end)
-                if tail is not None:
-                    end = tail.end()
-            spans.append((match.start(), end))
-    spans.sort(key=lambda s: (s[0], -s[1]))
+    for low, high in _windows(trigger, chunk.cleaned):
+        spans.extend(_matches(chunk, low, high, patterns, suffix, accept))
+    spans = sorted(set(spans), key=lambda s: (s[0], -s[1]))
     last_end = -1
     for start, end in spans:
         if start < last_end:
@@ -632,27 +696,36 @@ def _by_pattern(
             yield _found(chunk, start, end, citation)
 
 
+def _matches(
+    chunk: _Chunk,
+    low: int,
+    high: int,
+    patterns: tuple[re.Pattern[str], ...],
+    suffix: re.Pattern[str] | None,
+    accept: Callable[[re.Match[str]], bool] | None,
+) -> Iterator[tuple[int, int]]:
+    for pattern in patterns:
+        for match in pattern.finditer(chunk.cleaned, low, high):
+            if accept is not None and not accept(match):
+                continue
+            end = match.end()
+            if suffix is not None:
+                tail = suffix.match(chunk.cleaned, end)
+                if tail is not None:
+                    end = tail.end()
+            yield match.start(), end
+
+
 # -- the whole text ----------------------------------------------------------
 
 
-def _chunks(text: str) -> Iterator[tuple[int, int]]:
-    """Half-open chunk bounds, cut at a blank line, else whitespace, else anywhere."""
-    start = 0
-    size = len(text)
-    while start < size:
-        if size - start <= _CHUNK + _CHUNK_SLACK:
-            yield start, size
-            return
-        limit = start + _CHUNK
-        cut = text.rfind("\n\n", start + _CHUNK - _CHUNK_SLACK, limit)
-        if cut < 0:
-            cut = max(
-                text.rfind(" ", start + _CHUNK - _CHUNK_SLACK, limit),
-                text.rfind("\n", start + _CHUNK - _CHUNK_SLACK, limit),
-            )
-        end = cut + 1 if cut >= 0 else limit
-        yield start, end
-        start = end
+def _whitespace_after(text: str, low: int, high: int) -> int:
+    """The first offset in ``low..high`` just past whitespace, else ``high``."""
+    match = _SPACE.search(text, low, high)
+    return match.end() if match else high
+
+
+_SPACE: Final = re.compile(r"\s")
 
 
 _FINDERS: Final = (
@@ -704,10 +777,28 @@ def find(text: str, kinds: Collection[str] = DEFAULT_KINDS) -> Iterator[Found]:
         wanted = frozenset(k for k in kinds if isinstance(k, str))
     except TypeError:
         return
-    for start, end in _chunks(text):
+    # Chunks overlap: a chunk's citations that start in its last _OVERLAP
+    # characters are dropped and found again, whole, by the next chunk.
+    size = len(text)
+    position = 0
+    while position < size:
+        end = min(size, position + _CHUNK)
+        final = end == size
+        if not final:
+            end = _whitespace_after(text, end - _CHUNK_SLACK, end)
         try:
-            items = _find_chunk(text[start:end], wanted)
+            items = _find_chunk(text[position:end], wanted)
         except Exception:  # a finder bug must not lose the rest of the document
-            continue
+            items = []
+        if final:
+            for item in items:
+                yield _shift(item, position)
+            return
+        safe = _whitespace_after(text, end - _OVERLAP, end)
+        following = safe
         for item in items:
-            yield _shift(item, start)
+            if position + item.start >= safe:
+                break
+            following = max(following, position + item.end)
+            yield _shift(item, position)
+        position = following
