@@ -605,3 +605,40 @@ class TestDocx:
             "1 See Roe v. Wade, 410 U.S. 113 (1973).",
             "2 Second note.",
         ]
+
+
+def test_compressed_content_bomb_is_refused_in_bounded_memory() -> None:
+    """A page whose content stream inflates from under a megabyte to 100 MB is refused as
+    damaged; pypdf's decompression cap (the reason the extra needs pypdf 6) bounds it."""
+    import zlib
+
+    packer = zlib.compressobj(9)
+    chunk = b"0 0 m " * (MB // 6)
+    stream = b"".join(packer.compress(chunk) for _ in range(100)) + packer.flush()
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Count 1 /Kids [3 0 R] >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R"
+        b" /Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Times-Roman"
+        b" >> >> >> >>",
+        b"<< /Length %d /Filter /FlateDecode >>\nstream\n%s\nendstream" % (len(stream), stream),
+    ]
+    out = bytearray(b"%PDF-1.7\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n%s\nendobj\n" % (number, body)
+    xref = len(out)
+    out += b"xref\n0 5\n0000000000 65535 f \n"
+    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    out += b"trailer\n<< /Size 5 /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % xref
+    assert len(out) < MB
+    tracemalloc.start()
+    try:
+        with pytest.raises(ValidationError) as excinfo:
+            extract(bytes(out))
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert _error(excinfo) == "the PDF is damaged"
+    assert peak < 200 * MB
