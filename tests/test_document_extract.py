@@ -559,3 +559,86 @@ class TestDocx:
         out = io.BytesIO()
         document.save(out)
         assert extract(out.getvalue()).text == "    First line\n    second line"
+
+    def test_footnotes_follow_the_body_in_order_of_reference(self) -> None:
+        """Footnotes (where briefs cite most) follow the body, numbered in reference order."""
+        document = docx.Document()
+        document.add_paragraph("Body text.")
+        document.add_paragraph("More body.")
+        out = io.BytesIO()
+        document.save(out)
+        w = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+        reference = '<w:r><w:footnoteReference w:id="{}"/></w:r></w:p>'
+        notes = (
+            f'<w:footnotes xmlns:w="{w}">'
+            '<w:footnote w:type="separator" w:id="-1"><w:p><w:r><w:separator/></w:r></w:p>'
+            "</w:footnote>"
+            '<w:footnote w:id="7"><w:p><w:r><w:t>Second note.</w:t></w:r></w:p></w:footnote>'
+            '<w:footnote w:id="3"><w:p><w:r><w:t>See Roe v. Wade, 410 U.S. 113 (1973).</w:t>'
+            "</w:r></w:p></w:footnote></w:footnotes>"
+        )
+        with zipfile.ZipFile(out) as package:
+            members = {name: package.read(name) for name in package.namelist()}
+        edited = ["word/document.xml", "word/_rels/document.xml.rels", "[Content_Types].xml"]
+        text = {name: members[name].decode("utf-8") for name in edited}
+        body = text["word/document.xml"]
+        body = body.replace("</w:p>", reference.format(3), 1)
+        first_end = body.index(reference.format(3)) + len(reference.format(3))
+        body = body[:first_end] + body[first_end:].replace("</w:p>", reference.format(7), 1)
+        members["word/document.xml"] = body.encode("utf-8")
+        members["word/footnotes.xml"] = notes.encode("utf-8")
+        rels = text["word/_rels/document.xml.rels"]
+        members["word/_rels/document.xml.rels"] = rels.replace(
+            "</Relationships>",
+            '<Relationship Id="rIdNotes" Type="http://schemas.openxmlformats.org/officeDocument/'
+            '2006/relationships/footnotes" Target="footnotes.xml"/></Relationships>',
+        ).encode("utf-8")
+        members["[Content_Types].xml"] = text["[Content_Types].xml"].replace(
+            "</Types>",
+            '<Override PartName="/word/footnotes.xml" ContentType="application/'
+            'vnd.openxmlformats-officedocument.wordprocessingml.footnotes+xml"/></Types>',
+        ).encode("utf-8")
+        data = _zip(members)
+        assert extract(data).text.split("\n\n") == [
+            "Body text.",
+            "More body.",
+            "1 See Roe v. Wade, 410 U.S. 113 (1973).",
+            "2 Second note.",
+        ]
+
+
+def test_compressed_content_bomb_is_refused_in_bounded_memory() -> None:
+    """A page whose content stream inflates from under a megabyte to 100 MB is refused as
+    damaged; pypdf's decompression cap (the reason the extra needs pypdf 6) bounds it."""
+    import zlib
+
+    packer = zlib.compressobj(9)
+    chunk = b"0 0 m " * (MB // 6)
+    stream = b"".join(packer.compress(chunk) for _ in range(100)) + packer.flush()
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Count 1 /Kids [3 0 R] >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R"
+        b" /Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Times-Roman"
+        b" >> >> >> >>",
+        b"<< /Length %d /Filter /FlateDecode >>\nstream\n%s\nendstream" % (len(stream), stream),
+    ]
+    out = bytearray(b"%PDF-1.7\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n%s\nendobj\n" % (number, body)
+    xref = len(out)
+    out += b"xref\n0 5\n0000000000 65535 f \n"
+    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    out += b"trailer\n<< /Size 5 /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % xref
+    assert len(out) < MB
+    tracemalloc.start()
+    try:
+        with pytest.raises(ValidationError) as excinfo:
+            extract(bytes(out))
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert _error(excinfo) == "the PDF is damaged"
+    assert peak < 200 * MB
