@@ -7,10 +7,16 @@ authority).  Absence means "not compared", never "mismatch".
 
 from __future__ import annotations
 
+import importlib.util
+import json
 import re
 import unicodedata
-from functools import lru_cache
-from typing import Final
+from collections import defaultdict
+from functools import cache, lru_cache
+from pathlib import Path
+from typing import Any, Final
+
+import attrs
 
 from citeverify._model import Comparison
 from citeverify.citations._types import CaseCitation, Pinpoint
@@ -26,114 +32,29 @@ __all__ = [
     "split_parties",
 ]
 
-# Bluebook T6/T10 abbreviations and their long forms, folded to one spelling.
-_ABBREVIATIONS: Final = {
-    "ass'n": "association",
+# Abbreviations the U.S. Reports and briefs use that the Bluebook's T6 table (shipped by
+# reporters-db as ``case_name_abbreviations.json``) lacks or spells otherwise: the Court's
+# own style ("Assn.", "Comm.", "Ed.", "R. Co."), plurals, and apostrophe-less spellings.
+_EXTRA_ABBREVIATIONS: Final = {
     "assn": "association",
+    "assns": "associations",
     "assoc": "association",
-    "co": "company",
-    "corp": "corporation",
-    "inc": "incorporated",
-    "ltd": "limited",
-    "dep't": "department",
+    "cos": "companies",
+    "corps": "corporations",
     "dept": "department",
-    "nat'l": "national",
-    "natl": "national",
-    "int'l": "international",
-    "intl": "international",
-    "comm'n": "commission",
-    "commn": "commission",
-    "comm'r": "commissioner",
-    "commr": "commissioner",
-    "bd": "board",
-    "educ": "education",
-    "gov't": "government",
-    "govt": "government",
-    "univ": "university",
-    "ry": "railway",
-    "r.r": "railroad",
+    "ed": "education",
+    "no": "number",
+    "r": "railroad",
     "rr": "railroad",
-    "fed": "federal",
-    "am": "american",
-    "atl": "atlantic",
-    "s": "southern",
-    "n": "northern",
-    "e": "eastern",
-    "w": "western",
-    "sec": "securities",
-    "sec'y": "secretary",
-    "secy": "secretary",
-    "admin": "administration",
-    "adm'r": "administrator",
-    "bros": "brothers",
-    "cnty": "county",
-    "cty": "county",
-    "ctr": "center",
-    "dist": "district",
-    "div": "division",
-    "envtl": "environmental",
-    "fin": "financial",
-    "hosp": "hospital",
-    "ins": "insurance",
-    "indus": "industries",
-    "mfg": "manufacturing",
-    "mut": "mutual",
-    "mun": "municipal",
-    "prods": "products",
-    "sch": "school",
-    "serv": "service",
-    "servs": "services",
-    "soc'y": "society",
-    "sys": "system",
-    "tel": "telephone",
-    "transp": "transportation",
-    "twp": "township",
+    "ry": "railway",
     "u.s": "united states",
+    "u.s.a": "united states america",
+    "usa": "united states america",
     "us": "united states",
-    "u.s.a": "united states",
-    "usa": "united states",
-    "st": "state",
-    "pub": "public",
-    "prof'l": "professional",
-    "elec": "electric",
-    "auth": "authority",
-    "cal": "california",
-    "tex": "texas",
-    "fla": "florida",
-    "pa": "pennsylvania",
-    "mass": "massachusetts",
-    "mich": "michigan",
-    "ill": "illinois",
-    "n.y": "new york",
-    "ny": "new york",
-    "ohio": "ohio",
-    "va": "virginia",
-    "wash": "washington",
-    "ga": "georgia",
-    "n.j": "new jersey",
-    "nj": "new jersey",
-    "ala": "alabama",
-    "ariz": "arizona",
-    "ark": "arkansas",
-    "colo": "colorado",
-    "conn": "connecticut",
-    "del": "delaware",
-    "ind": "indiana",
-    "kan": "kansas",
-    "ky": "kentucky",
-    "la": "louisiana",
-    "md": "maryland",
-    "minn": "minnesota",
-    "miss": "mississippi",
-    "mo": "missouri",
-    "mont": "montana",
-    "neb": "nebraska",
-    "nev": "nevada",
-    "okla": "oklahoma",
-    "or": "oregon",
-    "tenn": "tennessee",
-    "wis": "wisconsin",
-    "wyo": "wyoming",
+    "mfrs": "manufacturers",
+    "nat": "national",
+    "servs": "services",
+    "bros": "brothers",
 }
 # Words that carry no identity: dropped before comparing party names.
 _NOISE: Final = frozenset(
@@ -161,20 +82,125 @@ _NOISE: Final = frozenset(
         "llp",
         "plc",
         "na",
+        "sa",
         "co",
         "corp",
         "inc",
         "ltd",
+        "america",
     }
 )
+# Words of a place's or government's title a brief may drop ("Republic of Philippines"
+# for PHILIPPINES, "City of Los Angeles" for LOS ANGELES): a cited one need not be found.
+_GENERIC: Final = frozenset(
+    {
+        "republic",
+        "city",
+        "county",
+        "town",
+        "village",
+        "borough",
+        "township",
+        "parish",
+        "commonwealth",
+        "state",
+        "people",
+        "municipality",
+    }
+)
+# A party that is only the prosecuting sovereign's title; it names the same party as the
+# state's name ("State v. Smith" in the state's own reports, OHIO v. SMITH elsewhere).
+_SOVEREIGN: Final = frozenset({("state",), ("people",), ("commonwealth",)})
+# First segments of union captions ("INTERNATIONAL UNION, UNITED MINE WORKERS OF AMERICA")
+# that the Court's short names skip ("Mine Workers v. Bagwell"): the whole caption is read.
+_UNION_HEADS: Final = frozenset(
+    {"international", "union", "united", "brotherhood", "local", "national", "amalgamated"}
+)
+_MAX_NAME = 1000  # characters of a case name read; longer input is cut (bounded work)
+_MAX_WORDS = 40  # words of one party compared
 _VERSUS: Final = re.compile(r"\s+(?:v\.?|vs\.?|versus)\s+", re.IGNORECASE)
-_ET_AL: Final = re.compile(r",?\s*\bet\.?\s+al\.?,?", re.IGNORECASE)
-_WORD: Final = re.compile(r"[a-z0-9]+(?:'[a-z]+)?(?:\.[a-z]+)*")
+_LOWER_VERSUS: Final = re.compile(r"\s+(?:v\.?|vs\.?|versus)\s+")
+_ET_AL: Final = re.compile(r",?\s*\bet\.?\s+(?:al|ux|vir)\b\.?,?|,?\s*\betc\.,?", re.IGNORECASE)
+_WORD: Final = re.compile(r"[a-z0-9]+(?:'[a-z]+)?(?:\.[a-z0-9]+)*")
+_INITIALS: Final = re.compile(r"\b([a-z])\.\s+(?=[a-z]\.)")
 _PREFIX: Final = re.compile(
     r"^(?:in\s+re|ex\s+parte|in\s+the\s+matter\s+of|matter\s+of|petition\s+of|application\s+of)\s+",
     re.IGNORECASE,
 )
 _EX_REL: Final = re.compile(r"\bex\s+rel\.?\s+", re.IGNORECASE)
+
+
+def _key(abbreviation: str) -> str:
+    """An abbreviation as ``_WORD`` reads it: folded, final period and apostrophes dropped."""
+    return _fold(abbreviation).rstrip(".").replace("'", "")
+
+
+def _reporters_db_json(name: str) -> Any:
+    """A data file of reporters-db, read without importing the package (which loads 1.4 MB)."""
+    spec = importlib.util.find_spec("reporters_db")
+    if spec is None or not spec.submodule_search_locations:  # pragma: no cover - a dependency
+        return {}
+    folder = Path(next(iter(spec.submodule_search_locations)))
+    return json.loads((folder / "data" / name).read_text(encoding="utf-8"))
+
+
+@cache
+def _tables() -> tuple[dict[str, tuple[str, ...]], frozenset[tuple[str, ...]]]:
+    """Every abbreviation and long form -> its canonical words; the states' names as words.
+
+    Abbreviations with several long forms (``Sec.``: Security, Securities) and the
+    long forms themselves are joined into one group, so any spelling of the group
+    compares equal to any other.
+    """
+    table: dict[str, list[str]] = defaultdict(list)
+    for abbreviation, longs in _reporters_db_json("case_name_abbreviations.json").items():
+        table[_key(abbreviation)] += [_fold(x) for x in longs]
+    states: set[tuple[str, ...]] = set()
+    for abbreviation, long in _reporters_db_json("state_abbreviations.json").items():
+        if _key(abbreviation) != _fold(long):
+            table[_key(abbreviation)].append(_fold(long))
+        states.add(tuple(_fold(long).split()))
+    for abbreviation, long in _EXTRA_ABBREVIATIONS.items():
+        table[abbreviation].append(long)
+    # Union-find over single words: an abbreviation and its one-word long forms.
+    parent: dict[str, str] = {}
+
+    def find(word: str) -> str:
+        while parent.get(word, word) != word:
+            word = parent[word]
+        return word
+
+    for abbreviation, longs in table.items():
+        for long in longs:
+            if " " in long or abbreviation in _NOISE:
+                continue
+            a, b = find(abbreviation), find(long)
+            if a != b:
+                parent[max(a, b)] = min(a, b)
+    canonical: dict[str, tuple[str, ...]] = {}
+    for abbreviation, longs in table.items():
+        multi = [x for x in longs if " " in x]
+        if multi:
+            canonical[abbreviation] = tuple(_stem(w) for w in multi[0].split())
+    words = set(table) | {w for longs in table.values() for x in longs for w in x.split()}
+    groups: dict[str, list[str]] = defaultdict(list)
+    for word in sorted(words):
+        groups[find(word)].append(word)
+    for members in groups.values():
+        # The group's name: its longest member (a long form, not an abbreviation).
+        name = (_stem(max(members, key=lambda w: (len(w), w))),)
+        for word in members:
+            canonical.setdefault(word, name)
+    return canonical, frozenset(states)
+
+
+def _stem(word: str) -> str:
+    """A crude plural fold: "companies" -> "company", "associations" -> "association"."""
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
 
 
 def _fold(text: str) -> str:
@@ -187,49 +213,123 @@ def _fold(text: str) -> str:
 
 def split_parties(name: str) -> tuple[str, ...]:
     """The parties of a case name: ``("roe", "wade")``; one element for ``In re X``."""
-    cleaned = _ET_AL.sub(" ", name)
-    parts = _VERSUS.split(cleaned, maxsplit=1)
+    cleaned = _ET_AL.sub(" ", name[:_MAX_NAME])
+    # A lower-case "v." first: "R. A. V. v. St. Paul" and "Verlinden B. V. v. Central Bank"
+    # hold a "V." that is an initial.
+    versus = _LOWER_VERSUS if _LOWER_VERSUS.search(cleaned) else _VERSUS
+    parts = versus.split(cleaned, maxsplit=1)
     return tuple(p.strip(" ,;") for p in parts if p.strip(" ,;"))
 
 
+@attrs.frozen
+class _Party:
+    """A party's identifying words (canonical) and their raw spellings (for initialisms)."""
+
+    words: tuple[str, ...]
+    raw: tuple[str, ...]
+    whole: tuple[str, ...]  # the words of the whole caption, past the first comma
+
+
+def _words(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    canonical, _ = _tables()
+    words: list[str] = []
+    raw_words: list[str] = []
+    for raw in _WORD.findall(_INITIALS.sub(r"\1.", text)):
+        token = raw.rstrip(".").replace("'", "")
+        if token in _NOISE and token not in canonical:
+            continue
+        expanded = canonical.get(token)
+        if expanded is None:
+            plain = token.replace(".", "")
+            expanded = canonical.get(plain) or canonical.get(_stem(plain), (_stem(plain),))
+        for piece in expanded:
+            if piece not in _NOISE and _stem(piece) not in _NOISE:
+                words.append(piece)
+                raw_words.append(token.replace(".", ""))
+        if len(words) >= _MAX_WORDS:
+            break
+    return tuple(words), tuple(raw_words)
+
+
 @lru_cache(maxsize=65536)
+def _party(party: str) -> _Party:
+    text = _fold(party)
+    text = _PREFIX.sub("", text)
+    text = _EX_REL.sub(" ", text)
+    head = text.split(",", 1)[0]
+    words, raw = _words(head)
+    whole = words
+    if "," in text and set(words) <= _UNION_HEADS:
+        whole, _ = _words(text.replace(",", " "))
+    return _Party(words, raw, whole)
+
+
 def normalize_party(party: str) -> tuple[str, ...]:
     """A party's identifying words: folded, abbreviations expanded, noise and descriptors dropped.
 
     ``"WADE, DISTRICT ATTORNEY OF DALLAS COUNTY"`` gives ``("wade",)``: what
     follows the first comma describes the party (an office, a capacity).
     """
-    text = _fold(party)
-    text = _PREFIX.sub("", text)
-    text = _EX_REL.sub(" ", text)
-    text = text.split(",", 1)[0]
-    words: list[str] = []
-    for raw in _WORD.findall(text):
-        word = raw.rstrip(".")
-        word = _ABBREVIATIONS.get(word, word)
-        for piece in word.split():
-            if piece not in _NOISE:
-                words.append(piece.replace("'", ""))
-    return tuple(words)
+    return _party(party).words
 
 
-def _is_initialism(word: str, found: tuple[str, ...]) -> bool:
-    """Whether ``word`` spells the initials of consecutive found words (NLRB, FCC)."""
-    # A run of consecutive words spells ``word`` exactly when ``word`` is a
-    # substring of the string of all the words' first letters.
-    return len(word) >= 2 and word in "".join(f[0] for f in found)
+def _initials(found: tuple[str, ...]) -> str:
+    return "".join(f[0] for f in found)
 
 
-def _party_matches(cited: tuple[str, ...], found: tuple[str, ...]) -> bool:
-    if not cited:
+def _near(a: str, b: str) -> bool:
+    """One typo apart (a letter changed, added, dropped or two swapped), in a long word.
+
+    The Database misspells a few parties (GONZALES for Gonzalez, SHINESKI for Shinseki).
+    """
+    if min(len(a), len(b)) < 6 or abs(len(a) - len(b)) > 1 or a[0] != b[0] or len(a) > 40:
         return False
-    found_set = set(found)
-    if all(word in found_set or _is_initialism(word, found) for word in cited):
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        return len(diff) == 1 or (
+            len(diff) == 2
+            and diff[1] == diff[0] + 1
+            and a[diff[0]] == b[diff[1]]
+            and a[diff[1]] == b[diff[0]]
+        )
+    short, long = (a, b) if len(a) < len(b) else (b, a)
+    return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
+
+
+def _word_in(word: str, raw: str, found: tuple[str, ...]) -> bool:
+    if word in found:
+        return True
+    if len(raw) >= 2 and raw in _initials(found):  # NLRB, NAACP, INS, EPA
+        return True
+    return any(_near(word, f) for f in found)
+
+
+def _words_match(cited: _Party, found_words: tuple[str, ...], found_raw: tuple[str, ...]) -> bool:
+    wanted = [
+        (w, r) for w, r in zip(cited.words, cited.raw, strict=True) if w not in _GENERIC
+    ] or list(zip(cited.words, cited.raw, strict=True))
+    if all(_word_in(w, r, found_words) for w, r in wanted):
+        return True
+    # The found party as an initialism of the cited one ("NRDC" found, the full name cited).
+    if len(found_raw) == 1 and len(found_raw[0]) >= 2 and _initials(cited.words) == found_raw[0]:
         return True
     # Short forms: a cited party may abbreviate the found one word by word
     # (Twombly's "Bell Atl. Corp." for "Bell Atlantic Corp.") or be its start.
-    return len(cited) <= len(found) and all(
-        f.startswith(c) for c, f in zip(cited, found, strict=False)
+    return len(cited.words) <= len(found_words) and all(
+        f.startswith(c) for c, f in zip(cited.words, found_words, strict=False)
+    )
+
+
+def _party_matches(cited: _Party, found: _Party) -> bool:
+    if not cited.words or not found.words:
+        return False
+    if _words_match(cited, found.words, found.raw):
+        return True
+    if found.whole != found.words and _words_match(cited, found.whole, found.whole):
+        return True
+    _, states = _tables()
+    return (cited.words in _SOVEREIGN and found.words in states) or (
+        found.words in _SOVEREIGN and cited.words in states
     )
 
 
@@ -240,19 +340,26 @@ def name_matches(cited: str, found: str) -> bool:
     Each cited party must match the found party in the same position, on
     normalised words (a short form is fine: "Roe v. Wade" names
     "ROE et al. v. WADE, DISTRICT ATTORNEY OF DALLAS COUNTY"); a cited name
-    with one party ("Miranda") matches the found first party.  Another case's
-    name does not match.
+    with one party ("Miranda") matches either found party, and a cited
+    ``In re X`` or ``Ex parte X`` the found first party.  Initialisms
+    ("NRDC"), Bluebook abbreviations, corporate suffixes, descriptors after a
+    comma, plurals and one typo in a long word are tolerated; another party's
+    name is not.
     """
-    cited_parties = [normalize_party(p) for p in split_parties(cited)]
-    found_parties = [normalize_party(p) for p in split_parties(found)]
-    cited_parties = [p for p in cited_parties if p]
-    found_parties = [p for p in found_parties if p]
+    cited_parties = [_party(p) for p in split_parties(cited)]
+    found_parties = [_party(p) for p in split_parties(found)]
+    cited_parties = [p for p in cited_parties if p.words]
+    found_parties = [p for p in found_parties if p.words]
     if not cited_parties or not found_parties:
         return False
     if len(cited_parties) > len(found_parties):
         # "In re Gault" cited as "Gault v. Arizona"? Not the same name.
         return False
     if len(cited_parties) == 1 and len(found_parties) == 2:
+        if _PREFIX.match(_fold(cited.strip())):
+            # "Ex parte Gordon" is not "Canal Co. v. Gordon"; "In re Smith" may be
+            # the bankrupt's own appeal, "Smith v. Jones".
+            return _party_matches(cited_parties[0], found_parties[0])
         # One cited party: the short name of the case, which courts take from
         # the first party not a government ("Miranda", but "Lopez" for
         # United States v. Lopez).

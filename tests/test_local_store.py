@@ -82,6 +82,17 @@ def ask(store: LocalStore, *citations: object) -> list[object]:
 # --- real Supreme Court citations from the sources ------------------------------------------
 
 
+def _source_names() -> dict[tuple[int, int], set[str]]:
+    """The Lone Dissent list's case names by first page (pages 0 are not citable)."""
+    names: dict[tuple[int, int], set[str]] = defaultdict(set)
+    with (SOURCE / "scotus" / "lonedissent_citations.csv").open(encoding="utf-8") as handle:
+        for row in csv.DictReader(handle):
+            if int(row["volume"]) and int(row["page"]):
+                name = " ".join(row["caseTitle"].replace("\u2019", "'").split())
+                names[(int(row["volume"]), int(row["page"]))].add(name)
+    return names
+
+
 def _source_cases() -> tuple[dict[tuple[int, int], list[str]], list[dict[str, str]]]:
     dates: dict[tuple[int, int], list[str]] = defaultdict(list)
     for line in (SOURCE / "scotus" / "scotus_dates.csv").read_text().splitlines():
@@ -100,9 +111,10 @@ def sample() -> list[dict[str, object]]:
     if not SOURCE.is_dir():
         pytest.skip("the source data folder ../shared/data is not present")
     dates, scdb = _source_cases()
+    names = _source_names()
     scdb_us = {r["usCite"] for r in scdb if r["usCite"]}
     firsts: dict[int, list[int]] = defaultdict(list)
-    for volume, page in dates:
+    for volume, page in [*dates, *names]:
         firsts[volume].append(page)
     for record in scdb:
         if record["usCite"]:
@@ -124,7 +136,7 @@ def sample() -> list[dict[str, object]]:
                 "volume": volume,
                 "page": page,
                 "date": listed[0],
-                "name": None,
+                "names": names.get((volume, page), set()),
                 "next": nexts.get((volume, page)),
             }
         )
@@ -172,8 +184,10 @@ class TestRealSupremeCourtCitations:
             assert answer.as_of
             dates = {a.decided.isoformat() for a in answer.authorities if a.decided}
             assert item["date"] in dates, item
-            if item["name"] is not None:
+            if item.get("name") is not None:
                 assert item["name"] in {a.name for a in answer.authorities}
+            if item.get("names"):  # before the Database: every listed name is offered
+                assert item["names"] == {a.name for a in answer.authorities}, item
             authority = answer.authorities[0]
             assert authority.citations[0] == item["cite"]
             assert authority.first_page == item["page"]
@@ -239,6 +253,59 @@ class TestCases:
         assert us.authorities[0].citations == ("5 U.S. 137", "1 Cranch 137")
         assert us.authorities[0].decided is not None
         assert us.authorities[0].decided.year == 1803
+
+    def test_names_before_the_database(self, store: LocalStore) -> None:
+        """Cases before 1946 carry their names: 5 U.S. 137 is Marbury v. Madison."""
+        (marbury,) = ask(store, case("5", "U.S.", "137"))
+        assert isinstance(marbury, Found)
+        assert [a.name for a in marbury.authorities] == ["Marbury v. Madison"]
+        (plessy,) = ask(store, case("163", "U.S.", "537"))
+        assert isinstance(plessy, Found)
+        assert [a.name for a in plessy.authorities] == ["Plessy v. Ferguson"]
+
+    def test_cases_sharing_a_first_page_are_all_returned(self, store: LocalStore) -> None:
+        """Three cases begin at 2 U.S. 401 (2 Dall. 401): each is its own authority, by date."""
+        (answer,) = ask(store, case("2", "Dall.", "401"))
+        assert isinstance(answer, Found)
+        names = [a.name for a in answer.authorities]
+        assert sorted(names) == ["Oswald v. New York", "Vanstophorst v. Maryland", "West v. Barnes"]
+        assert len({a.reference for a in answer.authorities}) == 3
+        oswald = answer.authorities[names.index("Oswald v. New York")]
+        assert oswald.decided == dt.date(1792, 2, 14)  # the date list's date
+
+    def test_database_cases_list_every_parallel(self, store: LocalStore) -> None:
+        """An SCDB case lists its U.S., S. Ct., L. Ed. and U.S. LEXIS citations."""
+        (answer,) = ask(store, case("410", "U.S.", "113"))
+        assert isinstance(answer, Found)
+        assert answer.authorities[0].citations == (
+            "410 U.S. 113",
+            "93 S. Ct. 705",
+            "35 L. Ed. 2d 147",
+            "1973 U.S. LEXIS 159",
+        )
+
+    @pytest.mark.parametrize(
+        "text", ["1973 U.S. LEXIS 159", "35 L. Ed. 2d 147", "93 S. Ct. 705", "410 U.S. 113"]
+    )
+    def test_every_parallel_resolves_as_parsed(self, store: LocalStore, text: str) -> None:
+        """Each of Roe v. Wade's citations, as the parser reads it, resolves to Roe."""
+        from citeverify import parse
+
+        citation = parse(text)
+        assert isinstance(citation, CaseCitation)
+        (answer,) = ask(store, citation)
+        assert isinstance(answer, Found), answer
+        assert answer.authorities[0].citations[0] == "410 U.S. 113"
+
+    def test_parallel_reporter_misses_are_outside_coverage(self, store: LocalStore) -> None:
+        """S. Ct., L. Ed. and U.S. LEXIS hold only the Database's cases: a miss is not proof."""
+        answers = ask(
+            store,
+            case("93", "S. Ct.", "706"),
+            case("35", "L. Ed. 2d", "148"),
+            case("1973", "U.S. LEXIS", "99999"),
+        )
+        assert all(isinstance(a, OutsideCoverage) for a in answers), answers
 
     def test_pages_are_those_of_the_cited_reporter(self, store: LocalStore) -> None:
         """Found through S. Ct., the authority's first page is the S. Ct. page."""

@@ -23,6 +23,16 @@ Decisions taken here, and why:
 * Nominative reports (Dallas to Wallace, U.S. volumes 1-90) keep the U.S.
   Reports' pagination, so ``5 U.S. 137`` is also ``1 Cranch 137``; that form
   is stored as a parallel citation.
+* Names of the cases SCDB does not hold (before 1946) come from the Lone
+  Dissent citation list, one authority per listed case, so that a page on
+  which several cases begin offers every name and the cited one can be
+  picked.  Its years are sometimes wrong (by a decade, even a century), so a
+  case takes the date list's date where the list has one for its page
+  (matching the year when the page has several); a case the date list lacks
+  keeps the list's year only when it falls within a year of the dates of its
+  volume, given as the year's first day (the year is all that is compared),
+  and has no date otherwise.  Rows with page 0 (appendix pages with Roman
+  numbers, cases not yet paginated) cannot be cited by page and are skipped.
 """
 
 from __future__ import annotations
@@ -131,6 +141,79 @@ def _read_dates(path: Path, notes: dict[str, int]) -> dict[tuple[int, int], list
             dates[(int(match[1]), int(match[2]))].add(match[3])
     notes["scotus_dates_lines_skipped"] = skipped
     return {key: sorted(value) for key, value in dates.items()}
+
+
+def _read_names(path: Path, notes: dict[str, int]) -> dict[tuple[int, int], list[tuple[str, int]]]:
+    """Each U.S. Reports page's ``(name, year)`` pairs from the Lone Dissent list, in file order."""
+    names: dict[tuple[int, int], dict[tuple[str, int], None]] = defaultdict(dict)
+    skipped = 0
+    with path.open(encoding="utf-8", newline="") as handle:
+        for record in csv.DictReader(handle):
+            volume, page, year = record["volume"], record["page"], record["year"]
+            name = " ".join(record["caseTitle"].replace("\u2019", "'").split())
+            if not (volume.isdigit() and page.isdigit() and year.isdigit()) or not name:
+                skipped += 1
+                continue
+            if int(volume) == 0 or int(page) == 0:
+                skipped += 1
+                continue
+            names[(int(volume), int(page))][(name, int(year))] = None
+    notes["lonedissent_rows_without_page"] = skipped
+    return {key: list(value) for key, value in names.items()}
+
+
+def _volume_years(
+    dates: dict[tuple[int, int], list[str]], scdb: list[_Scdb]
+) -> dict[int, tuple[int, int]]:
+    """The first and last year of the known decisions of each U.S. Reports volume."""
+    years: dict[int, list[int]] = defaultdict(list)
+    for (volume, _), listed in dates.items():
+        years[volume] += [int(d[:4]) for d in listed]
+    for row in scdb:
+        if row.us is not None:
+            years[row.us[0]].append(int(row.decided[:4]))
+    return {volume: (min(found), max(found)) for volume, found in years.items()}
+
+
+def _named_cases(
+    volume: int,
+    page: int,
+    names: list[tuple[str, int]],
+    listed: list[str],
+    span: tuple[int, int] | None,
+    notes: dict[str, int],
+) -> list[AuthorityRow]:
+    """The authorities of a page the Lone Dissent list names (see the module's docstring)."""
+    listed_years = {int(d[:4]) for d in listed}
+    several_years = any(year in listed_years for _, year in names) and len(names) > 1
+    dated: list[tuple[str, str | None]] = []
+    for name, year in names:
+        plausible = span is not None and span[0] - 1 <= year <= span[1] + 1
+        same_year = [d for d in listed if int(d[:4]) == year]
+        decided: str | None
+        if same_year:
+            decided = same_year[0]
+        elif listed and not (several_years and plausible):
+            decided = min(listed, key=lambda d: (abs(int(d[:4]) - year), d))
+            notes["lonedissent_years_replaced"] = notes.get("lonedissent_years_replaced", 0) + 1
+        elif plausible:
+            decided = f"{year:04d}-01-01"
+        else:
+            decided = None
+            notes["lonedissent_years_dropped"] = notes.get("lonedissent_years_dropped", 0) + 1
+        dated.append((name, decided))
+    dated.sort(key=lambda item: (item[1] or "9999", item[0]))
+    return [
+        AuthorityRow(
+            kind="case",
+            reference=f"us:{volume}:{page}" + (f":{index + 1}" if index else ""),
+            name=name,
+            court_id=COURT,
+            citations=_us_citations(volume, page),
+            decided=decided,
+        )
+        for index, (name, decided) in enumerate(dated)
+    ]
 
 
 def _pair(pattern: re.Pattern[str], text: str) -> tuple[int, int] | None:
@@ -353,6 +436,8 @@ def read_cases(source: Path) -> CaseData:
     notes: dict[str, int] = {}
     dates = _read_dates(source / "scotus" / "scotus_dates.csv", notes)
     scdb = _read_scdb(source / "scotus" / "scdb_2023_01_case_facts.csv")
+    names = _read_names(source / "scotus" / "lonedissent_citations.csv", notes)
+    spans = _volume_years(dates, scdb)
     opinions = _read_opinions(source / "opinions")
 
     scdb_by_us: dict[tuple[int, int], list[_Scdb]] = defaultdict(list)
@@ -366,7 +451,7 @@ def read_cases(source: Path) -> CaseData:
     by_us: dict[tuple[int, int], list[AuthorityRow]] = {}
     scdb_rows: dict[str, AuthorityRow] = {}
     disagreements = 0
-    for volume, page in sorted(set(dates) | set(scdb_by_us)):
+    for volume, page in sorted(set(dates) | set(scdb_by_us) | set(names)):
         group: list[AuthorityRow] = []
         if (volume, page) in scdb_by_us:
             for row in scdb_by_us[(volume, page)]:
@@ -375,6 +460,15 @@ def read_cases(source: Path) -> CaseData:
                 group.append(authority)
                 listed = dates.get((volume, page))
                 disagreements += bool(listed) and row.decided not in (listed or ())
+        elif (volume, page) in names:
+            group = _named_cases(
+                volume,
+                page,
+                names[(volume, page)],
+                dates.get((volume, page), []),
+                spans.get(volume),
+                notes,
+            )
         else:
             for index, decided in enumerate(dates[(volume, page)]):
                 suffix = f":{index + 1}" if index else ""
