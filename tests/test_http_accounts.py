@@ -7,6 +7,7 @@ from __future__ import annotations
 import concurrent.futures
 import datetime as dt
 import multiprocessing
+import os
 import random
 import sqlite3
 import threading
@@ -32,6 +33,7 @@ from tests.conftest_http import (  # noqa: F401  (fixtures)
     FakeClock,
     charge_worker,
     clock,
+    fresh_postgres_database,
     postgres_url,
     state_url,
     store,
@@ -381,3 +383,65 @@ class TestOpen:
             key = s.create("alice", 3)
         with open_store(state_url) as s:
             assert s.authenticate(key).name == "alice"
+
+    def test_state_files_are_private(self, tmp_path: Path) -> None:
+        """The account database and its WAL files are created 0600, whatever the umask."""
+        old = os.umask(0o022)
+        try:
+            path = tmp_path / "private.sqlite3"
+            with open_store(str(path)) as s:
+                s.create("alice", 1)
+                modes = {p.name: p.stat().st_mode & 0o777 for p in tmp_path.iterdir()}
+        finally:
+            os.umask(old)
+        assert modes["private.sqlite3"] == 0o600
+        assert set(modes.values()) == {0o600}, modes  # -wal and -shm copy the file's mode
+
+    def test_courtlistener_cache_is_private(self, tmp_path: Path) -> None:
+        """The CourtListener cache the server creates is 0600 too."""
+        from citeverify.providers._cl_cache import Cache
+
+        old = os.umask(0o022)
+        try:
+            Cache(tmp_path / "cl.sqlite3")
+        finally:
+            os.umask(old)
+        assert (tmp_path / "cl.sqlite3").stat().st_mode & 0o777 == 0o600
+
+
+@pytest.mark.postgres
+def test_a_terminated_connection_is_replaced_once(postgres_url: str) -> None:
+    """After the server drops the store's connection (a restart, pg_terminate_backend),
+    the next call reconnects instead of failing."""
+    import psycopg
+
+    url = fresh_postgres_database(postgres_url)
+    with open_store(url) as s:
+        key = s.create("alice", 5)
+        assert s.authenticate(key).name == "alice"
+        with psycopg.connect(url, autocommit=True) as admin:
+            killed = admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            ).fetchall()
+        assert killed  # the store's connection was there, and is gone
+        assert s.authenticate(key).name == "alice"
+        assert s.charge(s.get("alice"), 2).used == 2
+
+
+@pytest.mark.postgres
+def test_a_server_that_stays_down_still_fails(postgres_url: str) -> None:
+    """The retry is once: a server that refuses the new connection too is an error."""
+    import psycopg
+
+    url = fresh_postgres_database(postgres_url)
+    with open_store(url) as s:
+        s.create("alice", 5)
+        s._engine.url = "postgresql://cv@127.0.0.1:1/none"  # type: ignore[attr-defined]
+        with psycopg.connect(url, autocommit=True) as admin:
+            admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+        with pytest.raises(psycopg.OperationalError):
+            s.get("alice")

@@ -299,3 +299,136 @@ def test_two_workers_share_the_quota_exactly(state_url: str, tmp_path: Path) -> 
     with open_store(state_url) as store:
         used = store.charge(store.get("racer"), 0).used
     assert used == 4 * statuses.count(200) == 300
+
+
+# --- failures answered in one line ---------------------------------------------------------
+
+
+def _broken_states(tmp_path: Path) -> list[str]:
+    garbage = tmp_path / "garbage.sqlite3"
+    garbage.write_bytes(b"this is not a database, " * 200)
+    folder = tmp_path / "a-folder.sqlite3"
+    folder.mkdir()
+    return [str(garbage), str(folder), "postgresql://cv@127.0.0.1:1/nothing-listens-here"]
+
+
+@pytest.mark.parametrize("command", [["list"], ["create", "x", "--limit", "1"], ["revoke", "x"]])
+def test_keys_on_a_broken_database_print_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, command: list[str]
+) -> None:
+    """A state database that cannot be opened or read: exit 1 and one line on stderr,
+    never a traceback."""
+    for broken in _broken_states(tmp_path):
+        code = main(["keys", *command, "--state", broken])
+        out, err = capsys.readouterr()
+        assert (code, out) == (1, ""), broken
+        assert len(err.strip().splitlines()) == 1, err
+        assert err.startswith("citeverify: the state database failed: "), err
+        assert "Traceback" not in err
+
+
+def _serve_until_exit(tmp_path: Path, *options: str) -> subprocess.CompletedProcess[str]:
+    root = str(Path(__file__).resolve().parents[1])
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([root, os.environ.get("PYTHONPATH", "")])}
+    env.pop("CITEVERIFY_STORE", None)
+    command = [sys.executable, "-m", "citeverify", "serve", "--port", str(free_port())]
+    return subprocess.run(
+        [*command, "--state", str(tmp_path / "state.sqlite3"), *options],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+        cwd=root,
+    )
+
+
+def _corrupt_stores(tmp_path: Path) -> dict[str, Path]:
+    from citeverify.providers.local import EMBEDDED_CORPUS
+
+    corpus = Path(__file__).resolve().parents[1] / "citeverify" / "data" / EMBEDDED_CORPUS
+    garbage = tmp_path / "garbage.sqlite3"
+    garbage.write_bytes(os.urandom(64 * 1024))
+    empty = tmp_path / "empty.sqlite3"
+    empty.write_bytes(b"")
+    truncated = tmp_path / "truncated.sqlite3"
+    truncated.write_bytes(corpus.read_bytes()[: corpus.stat().st_size // 2])
+    return {
+        "missing": tmp_path / "missing.sqlite3",
+        "garbage": garbage,
+        "empty": empty,
+        "truncated": truncated,
+    }
+
+
+@pytest.mark.parametrize("kind", ["missing", "garbage", "empty", "truncated"])
+@pytest.mark.parametrize("how", ["option", "environment"])
+def test_serve_refuses_a_missing_or_corrupt_store(tmp_path: Path, kind: str, how: str) -> None:
+    """serve --store (or CITEVERIFY_STORE) naming a missing or corrupt file exits 1 with
+    one line before it listens, instead of billing every citation as unverified."""
+    store = _corrupt_stores(tmp_path)[kind]
+    if how == "option":
+        done = _serve_until_exit(tmp_path, "--store", str(store))
+    else:
+        os.environ["CITEVERIFY_STORE"] = str(store)
+        try:
+            done = subprocess.run(
+                [
+                    sys.executable,
+                    "-m",
+                    "citeverify",
+                    "serve",
+                    "--port",
+                    str(free_port()),
+                    "--state",
+                    str(tmp_path / "state.sqlite3"),
+                ],
+                capture_output=True,
+                text=True,
+                timeout=120,
+                cwd=str(Path(__file__).resolve().parents[1]),
+            )
+        finally:
+            del os.environ["CITEVERIFY_STORE"]
+    assert done.returncode == 1, done.stderr
+    assert "Uvicorn running" not in done.stderr
+    assert "serving on" not in done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith("citeverify: the store file ")
+    assert str(store) in lines[0]  # the operator is told which file
+
+
+def test_unreadable_store_never_shows_its_path_to_clients(tmp_path: Path) -> None:
+    """A store that fails while serving answers 'unavailable' without the server's path."""
+    from citeverify.providers.local import LocalStore
+
+    secret = tmp_path / "secret-folder" / "store.sqlite3"
+    response = citeverify_verify(LocalStore(secret))
+    [result] = response["results"]
+    assert result["verdict"]["outcome"] == "unverified"
+    assert "secret-folder" not in json.dumps(response)
+    assert str(tmp_path) not in json.dumps(response)
+
+
+def citeverify_verify(provider: object) -> dict[str, object]:
+    import citeverify
+
+    items = [{"id": "r", "type": "case", "rawText": "Roe v. Wade, 410 U.S. 113 (1973)"}]
+    out: dict[str, object] = citeverify.verify_request({"items": items}, provider=provider)
+    return out
+
+
+@pytest.mark.parametrize(
+    "option",
+    [
+        ["--max-header-bytes", "0"],
+        ["--timeout-header", "0"],
+        ["--limit-concurrency", "-1"],
+    ],
+)
+def test_serve_refuses_bad_limits(tmp_path: Path, option: list[str]) -> None:
+    """A limit that makes no sense is a one-line error before listening."""
+    done = _serve_until_exit(tmp_path, *option)
+    assert done.returncode == 1
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert option[0] in done.stderr

@@ -2,10 +2,12 @@
 
 Citations come from the public source data (``../shared/data/scotus``: the Library of
 Congress date list and the Supreme Court Database), read here independently of the
-corpus build; without that folder the committed extract in ``tests/data/citations``
-is used.  Each real citation must verify, and each of four mutations of it must be
-flagged with the right comparison: a wrong year, another case's name, a page that
-begins no case, and a pin beyond the case's pages.
+corpus build.  The sample drawn from them is committed in ``tests/data/verify_corpus_sample.json``
+so the suite runs without that folder; where it is present, a test checks that the
+committed sample is still exactly what the source gives (regenerate it with
+``python -m tests.test_verify_corpus``).  Each real citation must verify, and each
+of four mutations of it must be flagged with the right comparison: a wrong year,
+another case's name, a page that begins no case, and a pin beyond the case's pages.
 """
 
 from __future__ import annotations
@@ -23,7 +25,10 @@ import pytest
 import citeverify
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / "scotus"
-EXTRACT = Path(__file__).resolve().parent / "data" / "citations" / "generated_cases.jsonl"
+SAMPLE_FILE = Path(__file__).resolve().parent / "data" / "verify_corpus_sample.json"
+needs_source = pytest.mark.skipif(
+    not SHARED.is_dir(), reason="the source data folder ../shared/data/scotus is not present"
+)
 
 
 def _title(name: str) -> str:
@@ -33,41 +38,36 @@ def _title(name: str) -> str:
 
 
 def _load() -> list[dict[str, Any]]:
-    """(volume, page, year, name or None, next page in the volume or None), across eras."""
+    """(volume, page, year, name or None, next page in the volume or None), across eras,
+    from the source data in ``../shared/data/scotus``."""
     rows: list[tuple[int, int, int, str | None]] = []
-    if SHARED.is_dir():
-        named: dict[tuple[int, int], tuple[int, str]] = {}
-        with (SHARED / "scdb_2023_01_case_facts.csv").open(encoding="utf-8") as handle:
-            for row in csv.DictReader(handle):
-                vol, _, page = row["usCite"].partition(" U.S. ")
-                if vol.isdigit() and page.isdigit():
-                    year = int(row["dateDecision"].rsplit("/", 1)[1])
-                    named[(int(vol), int(page))] = (year, row["caseName"])
-        # Before the Database, names come from the Lone Dissent list (one per page here;
-        # pages where several cases begin are tested in test_local_store).
-        listed: dict[tuple[int, int], set[str]] = defaultdict(set)
-        with (SHARED / "lonedissent_citations.csv").open(encoding="utf-8") as handle:
-            for row in csv.DictReader(handle):
-                if int(row["volume"]) and int(row["page"]):
-                    listed[(int(row["volume"]), int(row["page"]))].add(row["caseTitle"])
-        seen: set[tuple[int, int]] = set()
-        for line in (SHARED / "scotus_dates.csv").read_text(encoding="utf-8").splitlines():
-            cite, _, date = line.partition("|")
-            vol, _, page = cite.partition(" U.S. ")
+    named: dict[tuple[int, int], tuple[int, str]] = {}
+    with (SHARED / "scdb_2023_01_case_facts.csv").open(encoding="utf-8") as handle:
+        for row in csv.DictReader(handle):
+            vol, _, page = row["usCite"].partition(" U.S. ")
             if vol.isdigit() and page.isdigit():
-                key = (int(vol), int(page))
-                seen.add(key)
-                if key not in named and len(listed.get(key, ())) <= 1:
-                    name = next(iter(listed[key])) if listed.get(key) else None
-                    rows.append((key[0], key[1], int(date[:4]), name))
-        rows += [(v, p, y, n) for (v, p), (y, n) in named.items()]
-        # Pages only the name list has still begin a case: they bound the others' ranges.
-        rows += [(v, p, 0, None) for (v, p) in listed if (v, p) not in seen and (v, p) not in named]
-    else:  # pragma: no cover - only without ../shared
-        for line in EXTRACT.read_text(encoding="utf-8").splitlines():
-            e = json.loads(line)["expect"]
-            if e.get("reporter", "U.S.") == "U.S." and "year" in e:
-                rows.append((int(e["volume"]), int(e["page"]), e["year"], e.get("case_name")))
+                year = int(row["dateDecision"].rsplit("/", 1)[1])
+                named[(int(vol), int(page))] = (year, row["caseName"])
+    # Before the Database, names come from the Lone Dissent list (one per page here;
+    # pages where several cases begin are tested in test_local_store).
+    listed: dict[tuple[int, int], set[str]] = defaultdict(set)
+    with (SHARED / "lonedissent_citations.csv").open(encoding="utf-8") as handle:
+        for row in csv.DictReader(handle):
+            if int(row["volume"]) and int(row["page"]):
+                listed[(int(row["volume"]), int(row["page"]))].add(row["caseTitle"])
+    seen: set[tuple[int, int]] = set()
+    for line in (SHARED / "scotus_dates.csv").read_text(encoding="utf-8").splitlines():
+        cite, _, date = line.partition("|")
+        vol, _, page = cite.partition(" U.S. ")
+        if vol.isdigit() and page.isdigit():
+            key = (int(vol), int(page))
+            seen.add(key)
+            if key not in named and len(listed.get(key, ())) <= 1:
+                name = next(iter(listed[key])) if listed.get(key) else None
+                rows.append((key[0], key[1], int(date[:4]), name))
+    rows += [(v, p, y, n) for (v, p), (y, n) in named.items()]
+    # Pages only the name list has still begin a case: they bound the others' ranges.
+    rows += [(v, p, 0, None) for (v, p) in listed if (v, p) not in seen and (v, p) not in named]
     pages: dict[int, list[int]] = defaultdict(list)
     for vol, page, _, _ in rows:
         pages[vol].append(page)
@@ -86,10 +86,8 @@ def _load() -> list[dict[str, Any]]:
     return out
 
 
-def _sample() -> list[dict[str, Any]]:
-    rows = [
-        r for r in _load() if r["next"] is not None and r["next"] > r["page"] + 1 and r["year"]
-    ]
+def _sample(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    rows = [r for r in rows if r["next"] is not None and r["next"] > r["page"] + 1 and r["year"]]
     rng = random.Random(2026)
     eras = defaultdict(list)
     for row in rows:
@@ -100,7 +98,32 @@ def _sample() -> list[dict[str, Any]]:
     return picked
 
 
-CASES = _sample()
+def _fabricated(rows: list[dict[str, Any]]) -> list[str]:
+    """200 citations of random pages that begin no case, in complete volumes."""
+    starts = {(c["volume"], c["page"]) for c in rows}
+    rng = random.Random(7)
+    raws: list[str] = []
+    while len(raws) < 200:
+        vol, page = rng.randint(1, 546), rng.randint(1, 1200)
+        if (vol, page) not in starts:
+            raws.append(f"Smith v. Jones, {vol} U.S. {page} (1900)")
+    return raws
+
+
+def _from_source() -> dict[str, Any]:
+    rows = _load()
+    return {"cases": _sample(rows), "fabricated": _fabricated(rows)}
+
+
+_COMMITTED = json.loads(SAMPLE_FILE.read_text(encoding="utf-8"))
+CASES: list[dict[str, Any]] = _COMMITTED["cases"]
+FABRICATED: list[str] = _COMMITTED["fabricated"]
+
+
+@needs_source
+def test_committed_sample_is_what_the_source_gives() -> None:
+    """The committed sample is exactly the one drawn from ``../shared/data`` today."""
+    assert _from_source() == _COMMITTED
 
 
 def _verify(raws: list[str]) -> list[dict[str, Any]]:
@@ -178,7 +201,7 @@ class TestRealCitations:
 
     def test_unnamed_cases_say_the_name_was_not_compared(self) -> None:
         """Where the source has no name, the verdict says the name was not compared."""
-        unnamed = [c for c in _load() if not c["name"] and c["year"]][::40]
+        unnamed = [c for c in CASES if not c["name"]]
         assert unnamed
         results = _verify([_cite(c, name="Smith v. Jones") for c in unnamed])
         for result in results:
@@ -225,13 +248,8 @@ class TestFabrications:
 
     def test_fabricated_supreme_court_pages_are_never_verified(self) -> None:
         """Random pages that begin no case in complete volumes are all critical."""
-        starts = {(c["volume"], c["page"]) for c in _load()}
-        rng = random.Random(7)
-        raws = []
-        while len(raws) < 200:
-            vol, page = rng.randint(1, 546), rng.randint(1, 1200)
-            if (vol, page) not in starts:
-                raws.append(f"Smith v. Jones, {vol} U.S. {page} (1900)")
+        raws = FABRICATED
+        assert len(raws) == 200
         for raw, result in zip(raws, _verify(raws), strict=True):
             assert result["verdict"]["status"] == "critical", (raw, result["verdict"])
 
@@ -257,3 +275,11 @@ def test_hostile_quotations_are_answered_quickly(quote: str) -> None:
     out = citeverify.verify_request({"items": items})
     assert time.perf_counter() - started < 3.0
     assert out["results"][1]["verdict"]["status"] != "verified"
+
+
+if __name__ == "__main__":  # regenerate the committed sample from ../shared/data
+    fresh = _from_source()
+    lines = ",\n".join(json.dumps(case) for case in fresh["cases"])
+    raws = ",\n".join(json.dumps(raw) for raw in fresh["fabricated"])
+    text = f'{{"cases": [\n{lines}\n],\n"fabricated": [\n{raws}\n]}}\n'
+    SAMPLE_FILE.write_text(text, encoding="utf-8")

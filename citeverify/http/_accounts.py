@@ -29,11 +29,12 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, TypeVar
 
 import attrs
 
 from citeverify._model import Usage
+from citeverify._private import create_private_file
 from citeverify.errors import Forbidden, RateLimited, Unauthorized
 
 __all__ = [
@@ -52,6 +53,7 @@ __all__ = [
     "window_bounds",
 ]
 
+_T = TypeVar("_T")
 Window = Literal["day", "month"]
 WINDOWS: tuple[Window, ...] = ("day", "month")
 Clock = Callable[[], dt.datetime]
@@ -212,7 +214,8 @@ class _SQLite(_PerThread):
         super().__init__()
         self.path = path
         if path != ":memory:":
-            Path(path).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+            create_private_file(path)  # key digests and usage: owner-only (0600)
         self._shared: sqlite3.Connection | None = None
         if path == ":memory:":
             # One connection for every thread: a private in-memory database.
@@ -261,23 +264,45 @@ class _Postgres(_PerThread):
     def _is_usable(self, conn: Any) -> bool:
         return not conn.closed
 
-    def execute(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+    def _once_more(self, run: Callable[[Any], _T]) -> _T:
+        """``run(connection)``, and once more on a fresh connection if the first one
+        turns out dead (the server restarted, or terminated this backend): a pooled
+        connection only learns that it is gone when it is next used.
+
+        The retry is safe for a statement that never reached a live server, which is
+        this case; one lost in flight after the server committed it (the connection
+        dying in the instant between commit and answer) would run twice.
+        """
         conn = self._conn()
-        with conn.cursor() as cur:
-            cur.execute(sql.replace("?", "%s"), tuple(params))
-            if cur.description is None:
-                return []
-            rows: list[tuple[Any, ...]] = cur.fetchall()
-            return rows
+        try:
+            return run(conn)
+        except self._psycopg.OperationalError:
+            if not (conn.closed or conn.broken):
+                raise
+        self._local.conn = None  # the next _conn() connects afresh
+        return run(self._conn())
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        def run(conn: Any) -> list[tuple[Any, ...]]:
+            with conn.cursor() as cur:
+                cur.execute(sql.replace("?", "%s"), tuple(params))
+                if cur.description is None:
+                    return []
+                rows: list[tuple[Any, ...]] = cur.fetchall()
+                return rows
+
+        return self._once_more(run)
 
     def script(self, statements: Sequence[str]) -> None:
         # Several processes may create the schema at once; CREATE ... IF NOT EXISTS
         # races in PostgreSQL, so serialise it on an advisory lock.
-        conn = self._conn()
-        with conn.transaction(), conn.cursor() as cur:
-            cur.execute("SELECT pg_advisory_xact_lock(7461727)")
-            for statement in statements:
-                cur.execute(statement)
+        def run(conn: Any) -> None:
+            with conn.transaction(), conn.cursor() as cur:
+                cur.execute("SELECT pg_advisory_xact_lock(7461727)")
+                for statement in statements:
+                    cur.execute(statement)
+
+        self._once_more(run)
 
 
 _SCHEMA = (

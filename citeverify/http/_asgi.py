@@ -5,7 +5,10 @@ Bodies are counted while they stream and reading stops past the size limit (a
 client cannot make the server buffer more than the limit.  The handler runs in
 a worker thread by default, because a verify request may wait on a remote
 provider or the state database; ``offload=False`` runs it on the event loop
-(faster for a purely local, CPU-bound provider).
+(faster for a purely local, CPU-bound provider); ``offload="auto"`` runs small
+requests on the loop and in a thread those that can take long (a body over
+``INLINE_MAX_BYTES``, or one with quotations to search), so that one long request
+never stalls the other clients of the worker.
 
 The access log (logger ``citeverify.http.access``) records method, path
 without its query string, status, duration, request id and account name:
@@ -19,7 +22,7 @@ import functools
 import logging
 import time
 from collections.abc import Awaitable, Callable, MutableMapping
-from typing import Any
+from typing import Any, Literal
 
 from citeverify.http._handler import HttpRequest, Service, log_access
 
@@ -41,13 +44,32 @@ def _content_length(headers: list[tuple[bytes, bytes]]) -> int | None:
     return None
 
 
+#: With ``offload="auto"``, bodies up to this size without quotations run on the loop.
+INLINE_MAX_BYTES = 4096
+
+Offload = bool | Literal["auto"]
+
+
+def _long_running(request: HttpRequest) -> bool:
+    """Whether a request may take long enough to stall the event loop: a large body, or
+    quotations (each one is a text search).  A cheap byte test, not a parse: a false
+    positive only costs a thread hop."""
+    return len(request.body) > INLINE_MAX_BYTES or b"quote" in request.body
+
+
 class AsgiApp:
     """An ASGI 3 application serving ``service``; closes its store on lifespan shutdown."""
 
-    def __init__(self, service: Service, *, offload: bool = True, close_store: bool = True):
+    def __init__(self, service: Service, *, offload: Offload = True, close_store: bool = True):
         self.service = service
         self.offload = offload
         self.close_store = close_store
+
+    def offloads(self, request: HttpRequest) -> bool:
+        """Whether ``request`` is handled in the thread pool rather than on the loop."""
+        if self.offload == "auto":
+            return _long_running(request)
+        return bool(self.offload)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         kind = scope["type"]
@@ -62,7 +84,7 @@ class AsgiApp:
         request = await self._read(scope, receive)
         if request is None:  # the client went away
             return
-        if self.offload:
+        if self.offloads(request):
             loop = asyncio.get_running_loop()
             response = await loop.run_in_executor(
                 None, functools.partial(self.service.handle, request)
@@ -133,7 +155,7 @@ def create_asgi_app(
     *,
     provider: Any = None,
     limits: Any = None,
-    offload: bool = True,
+    offload: Offload = True,
     state: str | None = None,
 ) -> AsgiApp:
     """An ASGI app for the contract.
@@ -183,8 +205,9 @@ def app_from_env() -> AsgiApp:
     """The app ``citeverify serve`` runs in each worker (an ASGI app factory).
 
     The state database comes from ``$CITEVERIFY_STATE``; ``$CITEVERIFY_SERVE_OFFLOAD``
-    set to ``1`` runs the handler in a thread pool (default: on the event loop, the
-    faster choice for the embedded corpus); the access log is on unless
+    set to ``1`` runs the handler in a thread pool, ``0`` on the event loop, and
+    ``auto`` (the default) on the loop for small requests and in the pool for those
+    that can take long; the access log is on unless
     ``$CITEVERIFY_SERVE_ACCESS_LOG`` is ``0``.
     """
     import os
@@ -194,6 +217,6 @@ def app_from_env() -> AsgiApp:
     )
     from citeverify.providers._config import provider_from_env
 
-    return create_asgi_app(
-        provider=provider_from_env(), offload=os.environ.get(ENV_OFFLOAD, "0") == "1"
-    )
+    setting = os.environ.get(ENV_OFFLOAD, "auto")
+    offload: Offload = "auto" if setting not in ("0", "1") else setting == "1"
+    return create_asgi_app(provider=provider_from_env(), offload=offload)

@@ -10,9 +10,11 @@ is shown once and never stored.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import sys
+from collections.abc import Callable
 from typing import Any
 
 EXIT_OK = 0
@@ -66,6 +68,73 @@ def register(subparsers: Any) -> None:
     serve.add_argument(
         "--no-access-log", action="store_true", help="do not log one line per request"
     )
+    limits = serve.add_argument_group(
+        "limits (per worker; every refusal is the error envelope where one can be written)"
+    )
+    defaults = _limit_defaults()
+    limits.add_argument(
+        "--max-header-bytes",
+        type=int,
+        default=defaults.max_header_bytes,
+        metavar="N",
+        help="largest request line plus headers, counted before parsing; past it: 431 "
+        "(default %(default)s)",
+    )
+    limits.add_argument(
+        "--max-headers",
+        type=int,
+        default=defaults.max_headers,
+        metavar="N",
+        help="most header lines in a request; past it: 431 (default %(default)s)",
+    )
+    limits.add_argument(
+        "--timeout-idle",
+        type=float,
+        default=defaults.timeout_idle,
+        metavar="S",
+        help="close a new connection that sends nothing for S seconds (default %(default)s)",
+    )
+    limits.add_argument(
+        "--timeout-header",
+        type=float,
+        default=defaults.timeout_header,
+        metavar="S",
+        help="a request's line and headers must arrive within S seconds of its first byte; "
+        "else 408 (default %(default)s)",
+    )
+    limits.add_argument(
+        "--timeout-body",
+        type=float,
+        default=defaults.timeout_body,
+        metavar="S",
+        help="its body must arrive within S seconds after the headers; else 408 "
+        "(default %(default)s)",
+    )
+    limits.add_argument(
+        "--timeout-keep-alive",
+        type=int,
+        default=defaults.timeout_keep_alive,
+        metavar="S",
+        help="close a kept-alive connection silent for S seconds between requests "
+        "(default %(default)s)",
+    )
+    limits.add_argument(
+        "--limit-concurrency",
+        type=int,
+        default=defaults.max_in_flight,
+        metavar="N",
+        help="requests in flight per worker; past it: 503 with Retry-After (default "
+        "%(default)s)",
+    )
+    limits.add_argument(
+        "--limit-connections",
+        type=int,
+        default=defaults.max_connections,
+        metavar="N",
+        help="open connections per worker; past it an idle connection is dropped, else the "
+        "new one is closed, so file descriptors never run out (default %(default)s, and at "
+        "most the descriptor limit less a reserve)",
+    )
     serve.add_argument(
         "--log-level", default="info", choices=("critical", "error", "warning", "info", "debug")
     )
@@ -84,17 +153,17 @@ def register(subparsers: Any) -> None:
     create.add_argument("name", metavar="NAME")
     create.add_argument("--limit", type=int, required=True, help="billed citations per window")
     create.add_argument("--window", choices=("day", "month"), default="month")
-    create.set_defaults(func=run_create)
+    create.set_defaults(func=_database_errors(run_create))
 
     regenerate = actions.add_parser(
         "regenerate", parents=[state], help="replace the key (the old one dies at once)"
     )
     regenerate.add_argument("name", metavar="NAME")
-    regenerate.set_defaults(func=run_regenerate)
+    regenerate.set_defaults(func=_database_errors(run_regenerate))
 
     listing = actions.add_parser("list", parents=[state], help="list accounts and usage")
     listing.add_argument("--json", action="store_true", help="JSON lines instead of a table")
-    listing.set_defaults(func=run_list)
+    listing.set_defaults(func=_database_errors(run_list))
 
     for action, text in (
         ("revoke", "remove the account's key (regenerate issues a new one)"),
@@ -103,18 +172,46 @@ def register(subparsers: Any) -> None:
     ):
         sub = actions.add_parser(action, parents=[state], help=text)
         sub.add_argument("name", metavar="NAME")
-        sub.set_defaults(func=run_simple, action=action)
+        sub.set_defaults(func=_database_errors(run_simple), action=action)
 
     limit = actions.add_parser("set-limit", parents=[state], help="change an account's quota")
     limit.add_argument("name", metavar="NAME")
     limit.add_argument("--limit", type=int, required=True)
     limit.add_argument("--window", choices=("day", "month"), default=None)
-    limit.set_defaults(func=run_set_limit)
+    limit.set_defaults(func=_database_errors(run_set_limit))
 
 
 def _fail(message: str) -> int:
     print(f"citeverify: {message}", file=sys.stderr)
     return EXIT_ERROR
+
+
+def _one_line(exc: BaseException) -> str:
+    """An exception as one line: its type and the first line of its message."""
+    lines = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {lines[0]}" if lines else type(exc).__name__
+
+
+def _database_errors(command: Callable[[argparse.Namespace], int]) -> Callable[..., int]:
+    """``command`` answering a database failure in one line on stderr, never a traceback."""
+
+    @functools.wraps(command)
+    def guarded(args: argparse.Namespace) -> int:
+        import sqlite3
+
+        errors: tuple[type[BaseException], ...] = (sqlite3.Error, OSError)
+        try:
+            import psycopg
+
+            errors += (psycopg.Error,)
+        except ImportError:
+            pass
+        try:
+            return command(args)
+        except errors as exc:
+            return _fail(f"the state database failed: {_one_line(exc)}")
+
+    return guarded
 
 
 def _open(args: argparse.Namespace) -> Any:
@@ -211,21 +308,77 @@ def run_list(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _limit_defaults() -> Any:
+    from citeverify.http._limits import ServerLimits
+
+    return ServerLimits()
+
+
+def _raise_descriptor_limit() -> int:
+    """Raise this process's soft limit of open files to its hard limit; return it."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - not on Windows
+        return 1024
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = hard if hard != resource.RLIM_INFINITY else 65536
+    if soft == resource.RLIM_INFINITY:
+        return 65536
+    if soft < wanted:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+            soft = wanted
+        except (ValueError, OSError):
+            pass
+    return int(soft)
+
+
+def _server_limits(args: argparse.Namespace) -> Any:
+    from citeverify.http._limits import ServerLimits
+
+    for name in ("max_header_bytes", "max_headers", "limit_concurrency", "limit_connections"):
+        if getattr(args, name) < 1:
+            raise ValueError(f"--{name.replace('_', '-')} must be at least 1")
+    for name in ("timeout_idle", "timeout_header", "timeout_body", "timeout_keep_alive"):
+        if not getattr(args, name) > 0:
+            raise ValueError(f"--{name.replace('_', '-')} must be more than 0")
+    # Descriptors go to listening sockets, the databases and the thread pool too:
+    # keep a reserve so that a flood of connections cannot exhaust them.
+    connections = min(args.limit_connections, max(16, _raise_descriptor_limit() - 64))
+    return ServerLimits(
+        max_header_bytes=args.max_header_bytes,
+        max_headers=args.max_headers,
+        timeout_idle=args.timeout_idle,
+        timeout_header=args.timeout_header,
+        timeout_body=args.timeout_body,
+        timeout_keep_alive=args.timeout_keep_alive,
+        max_in_flight=args.limit_concurrency,
+        max_connections=connections,
+    )
+
+
 def run_serve(args: argparse.Namespace) -> int:
     try:
         import uvicorn
+
+        from citeverify.http._protocol import GuardedProtocol
     except ImportError:
-        return _fail("serve needs uvicorn: pip install 'citeverify-legal[server]'")
+        return _fail("serve needs uvicorn and httptools: pip install 'citeverify-legal[server]'")
     from citeverify.http._accounts import default_state_url, open_store
     from citeverify.http._asgi import ENV_ACCESS_LOG, ENV_LOG_LEVEL, ENV_OFFLOAD
+    from citeverify.http._limits import ENV_LIMITS
 
     if args.workers < 1:
         return _fail("--workers must be at least 1")
+    try:
+        limits = _server_limits(args)
+    except ValueError as exc:
+        return _fail(str(exc))
     state = args.state or default_state_url()
     try:
         open_store(state).close()  # create the schema once, and fail early on a bad URL
     except Exception as exc:
-        return _fail(f"cannot open the state database: {type(exc).__name__}: {exc}")
+        return _fail(f"cannot open the state database: {_one_line(exc)}")
     from citeverify.providers._config import ENV, ProviderConfigError, provider_from_env
 
     if args.store:
@@ -235,15 +388,17 @@ def run_serve(args: argparse.Namespace) -> int:
     if args.courtlistener_cache:
         os.environ[ENV["cache"]] = args.courtlistener_cache
     try:
-        provider = provider_from_env()  # fail early on a missing extra or store
+        # Open and check the store before listening: never serve a missing or corrupt one.
+        provider = provider_from_env(check=True)
     except ProviderConfigError as exc:
         return _fail(str(exc))
     remote = type(provider).__name__ == "Chain"
     # Workers are started from an import string; the settings travel in the environment.
     os.environ["CITEVERIFY_STATE"] = state
-    os.environ[ENV_OFFLOAD] = "1" if args.offload or remote else "0"
+    os.environ[ENV_OFFLOAD] = "1" if args.offload or remote else "auto"
     os.environ[ENV_ACCESS_LOG] = "0" if args.no_access_log else "1"
     os.environ[ENV_LOG_LEVEL] = args.log_level
+    os.environ[ENV_LIMITS] = limits.to_env()
     print(
         f"citeverify serving on http://{args.host}:{args.port} "
         f"({args.workers} worker(s), state: {_safe_url(state)}, "
@@ -257,10 +412,12 @@ def run_serve(args: argparse.Namespace) -> int:
         host=args.host,
         port=args.port,
         workers=args.workers,
+        http=GuardedProtocol,
         log_level=args.log_level,
         access_log=False,  # ours (citeverify.http.access) never logs query strings or keys
         proxy_headers=False,
         server_header=False,
+        timeout_keep_alive=limits.timeout_keep_alive,
         timeout_graceful_shutdown=30,
         lifespan="on",
     )

@@ -64,10 +64,22 @@ Headers = tuple[tuple[str, str], ...]
 _KEYISH = re.compile(r"cv_live_[A-Za-z0-9]*")
 
 
+# C0 and C1 controls, DEL, and the Unicode line and paragraph separators: any of them
+# (a percent-encoded CR/LF arrives decoded in the path) could split or forge a log line.
+# A backslash is escaped too, so that an escape in the log is never the client's own text.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\\]")
+
+
+def _escape_control(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
 def loggable_path(path: str) -> str:
     """``path`` as logs may show it: at most 200 characters, anything shaped like one of
-    our keys redacted (a client may paste a key into a URL; logs must never hold one)."""
-    return _KEYISH.sub("cv_live_[redacted]", path[:200])
+    our keys redacted (a client may paste a key into a URL; logs must never hold one),
+    control characters escaped as ``\\xNN`` so one request is always one log line."""
+    return _CONTROL.sub(_escape_control, _KEYISH.sub("cv_live_[redacted]", path[:200]))
 
 
 def _lower_headers(headers: Iterable[tuple[str, str]] | Mapping[str, str]) -> Headers:
@@ -378,7 +390,7 @@ def log_access(request: HttpRequest, response: HttpResponse, started: float) -> 
     if access_logger.isEnabledFor(logging.INFO):
         access_logger.info(
             '"%s %s" %d %.1fms id=%s account=%s',
-            request.method[:16],
+            loggable_path(request.method[:16]),
             loggable_path(request.path),
             response.status,
             (time.perf_counter() - started) * 1000,

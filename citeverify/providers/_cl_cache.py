@@ -19,6 +19,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from citeverify._private import create_private_file
+
 __all__ = ["Cache", "CachedLookup", "CachedText"]
 
 _SCHEMA = """
@@ -57,6 +59,7 @@ class Cache:
         self.path = str(path)
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            create_private_file(self.path)  # clients' lookups: owner-only (0600)
         self._lock = threading.Lock()
         self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         with self._lock:

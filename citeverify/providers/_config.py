@@ -24,7 +24,13 @@ from collections.abc import Mapping
 from citeverify.providers._base import Provider
 from citeverify.providers._memory import Chain
 
-__all__ = ["ENV", "ProviderConfigError", "configured_provider", "provider_from_env"]
+__all__ = [
+    "ENV",
+    "ProviderConfigError",
+    "check_store",
+    "configured_provider",
+    "provider_from_env",
+]
 
 ENV = {
     "store": "CITEVERIFY_STORE",
@@ -36,7 +42,46 @@ ENV = {
 
 
 class ProviderConfigError(RuntimeError):
-    """The configuration asks for a provider that cannot be had (a missing extra)."""
+    """The configuration asks for a provider that cannot be had (a missing extra, or a
+    store file that is missing or unreadable)."""
+
+
+#: Below this size a store gets SQLite's full ``quick_check`` before serving; a larger
+#: (imported) store only has its tables probed, so that start-up stays quick.
+_QUICK_CHECK_MAX_BYTES = 256 * 1024 * 1024
+
+
+def check_store(store: Provider) -> None:
+    """Open ``store`` (a ``LocalStore``) now and read it enough to know it is a store.
+
+    A server must not start on a missing or corrupt file: the ``LocalStore`` would
+    answer every lookup ``Unavailable`` and bill each citation as ``unverified``.
+    Raises ``ProviderConfigError`` with a one-line reason (for the operator; it names
+    the file).
+    """
+    import sqlite3
+
+    path = getattr(store, "path", None)
+    if path is None:
+        return
+    where = f"the store file {path}"
+    if not path.is_file():
+        raise ProviderConfigError(f"{where} does not exist")
+    try:
+        store.describe()  # type: ignore[attr-defined]  # schema version, coverage tables
+        connection = sqlite3.connect(f"file:{path.as_posix()}?mode=ro", uri=True)
+        try:
+            for table in ("citations", "authorities"):
+                connection.execute(f"SELECT * FROM {table} LIMIT 1").fetchall()
+            if path.stat().st_size <= _QUICK_CHECK_MAX_BYTES:
+                (result,) = connection.execute("PRAGMA quick_check(1)").fetchone()
+                if result != "ok":
+                    raise sqlite3.DatabaseError(f"integrity check: {result}")
+        finally:
+            connection.close()
+    except (sqlite3.Error, OSError, ValueError) as exc:
+        reason = " ".join(str(exc).replace(str(path), "it").split())
+        raise ProviderConfigError(f"{where} cannot be served: {reason}") from exc
 
 
 def configured_provider(
@@ -46,10 +91,12 @@ def configured_provider(
     token: str | None = None,
     base_url: str | None = None,
     cache: str | None = None,
+    check: bool = False,
 ) -> Provider:
     """The local store, chained with CourtListener when it is enabled.
 
-    ``courtlistener=None`` means "enabled when a token is given".
+    ``courtlistener=None`` means "enabled when a token is given"; ``check`` opens
+    and checks the local store now (see ``check_store``) instead of on first use.
     """
     from citeverify.providers import default_provider
 
@@ -60,6 +107,8 @@ def configured_provider(
         local = LocalStore(store)
     else:
         local = default_provider()
+    if check:
+        check_store(local)
     if courtlistener is None:
         courtlistener = bool(token)
     if not courtlistener:
@@ -78,7 +127,9 @@ def configured_provider(
     return Chain(local, remote)
 
 
-def provider_from_env(environ: Mapping[str, str] | None = None) -> Provider:
+def provider_from_env(
+    environ: Mapping[str, str] | None = None, *, check: bool = False
+) -> Provider:
     """``configured_provider`` with the settings of the environment (see the module doc)."""
     env = os.environ if environ is None else environ
     switch = env.get(ENV["courtlistener"])
@@ -89,4 +140,5 @@ def provider_from_env(environ: Mapping[str, str] | None = None) -> Provider:
         token=env.get(ENV["token"]) or None,
         base_url=env.get(ENV["url"]) or None,
         cache=env.get(ENV["cache"]) or None,
+        check=check,
     )

@@ -253,7 +253,9 @@ class LocalStore:
             self._load()
             return self._lookup(requests)
         except (sqlite3.Error, OSError, ValueError) as exc:
-            return [Unavailable(f"the local store cannot be read: {exc}")] * len(requests)
+            # The reason reaches clients: name the failure, never the server's file path.
+            reason = f"the local store cannot be read ({type(exc).__name__})"
+            return [Unavailable(reason)] * len(requests)
 
     def _lookup(self, requests: Sequence[LookupRequest]) -> list[LookupAnswer]:
         answers: list[LookupAnswer | None] = [None] * len(requests)
