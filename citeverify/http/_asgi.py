@@ -135,6 +135,7 @@ def create_asgi_app(
     limits: Any = None,
     offload: bool = True,
     state: str | None = None,
+    local: bool = False,
 ) -> AsgiApp:
     """An ASGI app for the contract.
 
@@ -145,7 +146,7 @@ def create_asgi_app(
     from citeverify.http._accounts import open_store
 
     owned = store is None
-    service = Service(store or open_store(state), provider=provider, limits=limits)
+    service = Service(store or open_store(state), provider=provider, limits=limits, local=local)
     return AsgiApp(service, offload=offload, close_store=owned)
 
 
@@ -155,6 +156,7 @@ def create_asgi_app(
 ENV_OFFLOAD = "CITEVERIFY_SERVE_OFFLOAD"
 ENV_ACCESS_LOG = "CITEVERIFY_SERVE_ACCESS_LOG"
 ENV_LOG_LEVEL = "CITEVERIFY_SERVE_LOG_LEVEL"
+ENV_LOCAL = "CITEVERIFY_SERVE_LOCAL"
 
 
 def configure_logging(access_log: bool = True, level: str = "info") -> None:
@@ -195,5 +197,7 @@ def app_from_env() -> AsgiApp:
     from citeverify.providers._config import provider_from_env
 
     return create_asgi_app(
-        provider=provider_from_env(), offload=os.environ.get(ENV_OFFLOAD, "0") == "1"
+        provider=provider_from_env(),
+        offload=os.environ.get(ENV_OFFLOAD, "0") == "1",
+        local=os.environ.get(ENV_LOCAL, "0") == "1",
     )
