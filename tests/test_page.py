@@ -660,6 +660,7 @@ class TestPage:
         docs/images/page.png)."""
         marks = _check(driver, server, BRIEF)
         next(m for m in marks.values() if _mark_text(driver, m) == MIRANDA_WRONG).click()
+        driver.execute_script("document.getElementById('cv-results').scrollIntoView()")
         png = base64.b64decode(driver.get_screenshot_as_base64())
         assert png.startswith(b"\x89PNG")
         if os.environ.get("CITEVERIFY_UPDATE_SCREENSHOT") == "1":

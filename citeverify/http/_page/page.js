@@ -404,6 +404,7 @@
       $("detail-empty").hidden = false;
       current = null;
       results.hidden = false;
+      results.scrollIntoView({ block: "start" });
       const problems = list.filter((r) => statusOf(r) !== "verified").length;
       status.textContent = "Checked: " + list.length + " citations and quotations, " + problems + " need attention.";
     }
