@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# A headless browser for the display tests (tests/test_display.py renders the notebook
+# A headless browser for the browser tests (the page, the report and the notebook HTML
 # HTML in Chromium through selenium). Idempotent: installs Debian's chromium and
 # chromium-driver only when either is missing. The tests skip with a reason when no
-# browser can be found, so a failure here is reported, not fatal.
+# browser can be found; .ci/run stops when this fails.
 set -euo pipefail
 if command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1; then
   echo "== browser: chromium and chromedriver present"

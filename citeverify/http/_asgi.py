@@ -157,6 +157,7 @@ def create_asgi_app(
     limits: Any = None,
     offload: Offload = True,
     state: str | None = None,
+    local: bool = False,
 ) -> AsgiApp:
     """An ASGI app for the contract.
 
@@ -167,7 +168,7 @@ def create_asgi_app(
     from citeverify.http._accounts import open_store
 
     owned = store is None
-    service = Service(store or open_store(state), provider=provider, limits=limits)
+    service = Service(store or open_store(state), provider=provider, limits=limits, local=local)
     return AsgiApp(service, offload=offload, close_store=owned)
 
 
@@ -177,6 +178,7 @@ def create_asgi_app(
 ENV_OFFLOAD = "CITEVERIFY_SERVE_OFFLOAD"
 ENV_ACCESS_LOG = "CITEVERIFY_SERVE_ACCESS_LOG"
 ENV_LOG_LEVEL = "CITEVERIFY_SERVE_LOG_LEVEL"
+ENV_LOCAL = "CITEVERIFY_SERVE_LOCAL"
 
 
 def configure_logging(access_log: bool = True, level: str = "info") -> None:
@@ -219,4 +221,8 @@ def app_from_env() -> AsgiApp:
 
     setting = os.environ.get(ENV_OFFLOAD, "auto")
     offload: Offload = "auto" if setting not in ("0", "1") else setting == "1"
-    return create_asgi_app(provider=provider_from_env(), offload=offload)
+    return create_asgi_app(
+        provider=provider_from_env(),
+        offload=offload,
+        local=os.environ.get(ENV_LOCAL, "0") == "1",
+    )

@@ -66,6 +66,12 @@ def register(subparsers: Any) -> None:
         help="cache CourtListener lookups and texts in this SQLite file",
     )
     serve.add_argument(
+        "--local",
+        action="store_true",
+        help="local mode for one person on this machine: the page at / and the API ask for "
+        "no key and bill nothing. Refused unless --host is a loopback address",
+    )
+    serve.add_argument(
         "--no-access-log", action="store_true", help="do not log one line per request"
     )
     limits = serve.add_argument_group(
@@ -365,11 +371,16 @@ def run_serve(args: argparse.Namespace) -> int:
     except ImportError:
         return _fail("serve needs uvicorn and httptools: pip install 'citeverify-legal[server]'")
     from citeverify.http._accounts import default_state_url, open_store
-    from citeverify.http._asgi import ENV_ACCESS_LOG, ENV_LOG_LEVEL, ENV_OFFLOAD
+    from citeverify.http._asgi import ENV_ACCESS_LOG, ENV_LOCAL, ENV_LOG_LEVEL, ENV_OFFLOAD
     from citeverify.http._limits import ENV_LIMITS
 
     if args.workers < 1:
         return _fail("--workers must be at least 1")
+    if args.local and not is_loopback(args.host):
+        return _fail(
+            f"--local serves without keys, so it binds only to a loopback address "
+            f"(127.0.0.1, ::1 or localhost), not {args.host!r}"
+        )
     try:
         limits = _server_limits(args)
     except ValueError as exc:
@@ -399,10 +410,12 @@ def run_serve(args: argparse.Namespace) -> int:
     os.environ[ENV_ACCESS_LOG] = "0" if args.no_access_log else "1"
     os.environ[ENV_LOG_LEVEL] = args.log_level
     os.environ[ENV_LIMITS] = limits.to_env()
+    os.environ[ENV_LOCAL] = "1" if args.local else "0"
     print(
         f"citeverify serving on http://{args.host}:{args.port} "
         f"({args.workers} worker(s), state: {_safe_url(state)}, "
-        f"provider: {getattr(provider, 'name', type(provider).__name__)})",
+        f"provider: {getattr(provider, 'name', type(provider).__name__)})"
+        + ("; local mode: no keys, nothing billed" if args.local else ""),
         file=sys.stderr,
         flush=True,
     )
@@ -422,6 +435,18 @@ def run_serve(args: argparse.Namespace) -> int:
         lifespan="on",
     )
     return EXIT_OK
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` names only this machine (``localhost``, 127.0.0.0/8, ``::1``)."""
+    import ipaddress
+
+    if host.strip().lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip().strip("[]")).is_loopback
+    except ValueError:
+        return False
 
 
 def _safe_url(url: str) -> str:

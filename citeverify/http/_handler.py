@@ -31,6 +31,7 @@ from typing import Any
 import attrs
 
 from citeverify._codec import DEFAULT_LIMITS, Limits
+from citeverify._meter import InMemoryMeter, Meter
 from citeverify._version import CONTRACT_VERSION, __version__
 from citeverify.errors import CiteverifyError, InternalError, RateLimited, Unauthorized
 from citeverify.http._accounts import AccountStore
@@ -50,11 +51,17 @@ DOCUMENT_TYPES = (
     "text/markdown",
 )
 _GET = ("GET", "HEAD")
+#: The page's assets, served from ``citeverify/http/_page`` (package data).
+_STATIC = {
+    "/static/page.css": ("page.css", "text/css; charset=utf-8"),
+    "/static/page.js": ("page.js", "text/javascript; charset=utf-8"),
+}
 _ROUTES: dict[str, tuple[str, ...]] = {
     "/": _GET,
     "/openapi.json": _GET,
     VERIFY_PATH: ("POST",),
     VERIFY_DOCUMENT_PATH: ("POST",),
+    **dict.fromkeys(_STATIC, _GET),
 }
 
 logger = logging.getLogger("citeverify.http")
@@ -164,8 +171,13 @@ class Service:
         provider: Provider | None = None,
         limits: Limits | None = None,
         request_id: Callable[[], str] = _new_request_id,
+        local: bool = False,
     ) -> None:
         self.store = store
+        #: Local mode (``citeverify serve --local``, loopback only): no key is asked for
+        #: and requests are charged to one unlimited in-memory meter.
+        self.local = local
+        self._local_meter = InMemoryMeter() if local else None
         self.limits = limits or DEFAULT_LIMITS
         self._provider = provider
         self._provider_lock = threading.Lock()
@@ -250,21 +262,29 @@ class Service:
             return self._verify(request, request_id)
         if request.path == VERIFY_DOCUMENT_PATH:
             return self._verify_document(request, request_id)
+        if request.path in _STATIC or (request.path == "/" and _wants_html(request)):
+            return _page_response(request.path, method, request_id, self.local)
         body = self._info if request.path == "/" else self.openapi_bytes()
-        return HttpResponse(
-            200,
-            _json_headers(request_id, len(body)),
-            b"" if method == "HEAD" else body,
-            request_id,
-        )
+        headers = _json_headers(request_id, len(body))
+        if request.path == "/":  # the page is served at / too, to browsers
+            headers = (*headers, ("vary", "Accept"))
+        return HttpResponse(200, headers, b"" if method == "HEAD" else body, request_id)
+
+    def account_meter(self, request: HttpRequest) -> tuple[str, Meter]:
+        """The account name and meter a verify request is charged to: the bearer key's
+        account, or in local mode the local meter with no key asked for.  Raises the
+        contract's 401/403 errors for a missing, unknown or disabled key."""
+        if self._local_meter is not None:
+            return "local", self._local_meter
+        account = self.store.authenticate(_bearer(request))
+        return account.name, self.store.meter(account)
 
     def _verify(self, request: HttpRequest, request_id: str) -> HttpResponse:
         from citeverify._verify import verify_request
 
         account_name: str | None = None
         try:
-            account = self.store.authenticate(_bearer(request))
-            account_name = account.name
+            account_name, meter = self.account_meter(request)
             _check_content_type(request)
             limit = self.limits.max_body_bytes
             if request.body_too_large or len(request.body) > limit:
@@ -272,7 +292,7 @@ class Service:
             response = verify_request(
                 request.body,
                 provider=self.provider,
-                meter=self.store.meter(account),
+                meter=meter,
                 limits=self.limits,
             )
         except CiteverifyError as error:
@@ -288,12 +308,10 @@ class Service:
 
         account_name: str | None = None
         try:
-            account = self.store.authenticate(_bearer(request))
-            account_name = account.name
+            account_name, meter = self.account_meter(request)
             media = _media_type(request)
             if request.body_too_large or len(request.body) > MAX_DOCUMENT_BYTES:
                 raise _validation("body", f"body exceeds {MAX_DOCUMENT_BYTES} bytes")
-            meter = self.store.meter(account)
             if media == "application/json":
                 response = verify_document_request(
                     request.body, provider=self.provider, meter=meter
@@ -318,6 +336,82 @@ def _media_type(request: HttpRequest) -> str:
     if not values:
         raise _validation("Content-Type", "missing; send application/json or the file's type")
     return values[0].split(";")[0].strip().lower()
+
+
+# --- the page -------------------------------------------------------------------------
+
+#: The page loads only its own script and style sheet and talks only to this server;
+#: nothing inline runs, so text from a brief cannot become script even if it reached HTML.
+PAGE_CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
+    "frame-ancestors 'none'"
+)
+_PAGE_CACHE: dict[str, bytes] = {}
+
+
+def page_asset(name: str) -> bytes:
+    """One file of the page (``index.html``, ``page.css``, ``page.js``), read once from
+    the package, so the page works from a wheel with no network and no build step."""
+    data = _PAGE_CACHE.get(name)
+    if data is None:
+        from importlib.resources import files
+
+        data = files("citeverify.http").joinpath("_page", name).read_bytes()
+        _PAGE_CACHE[name] = data
+    return data
+
+
+def _wants_html(request: HttpRequest) -> bool:
+    """Whether ``Accept`` prefers ``text/html`` to ``application/json``: browsers ask for
+    HTML by name, while API clients send ``application/json`` or ``*/*`` and keep the JSON
+    description of the service."""
+    quality = {"text/html": 0.0, "application/json": 0.0}
+    for value in request.header_values("accept"):
+        for item in value.split(","):
+            media, *params = (part.strip() for part in item.split(";"))
+            media = media.lower()
+            if media not in quality:
+                continue
+            q = 1.0
+            for param in params:
+                name, _, number = param.partition("=")
+                if name.strip().lower() == "q":
+                    try:
+                        q = float(number)
+                    except ValueError:
+                        q = 0.0
+            quality[media] = max(quality[media], q)
+    return quality["text/html"] > quality["application/json"]
+
+
+def _page_response(path: str, method: str, request_id: str, local: bool) -> HttpResponse:
+    if path == "/":
+        body = (
+            page_asset("index.html")
+            .replace(b"{{version}}", __version__.encode())
+            .replace(b"{{mode}}", b"local" if local else b"key")
+        )
+        headers: Headers = (
+            ("content-type", "text/html; charset=utf-8"),
+            ("cache-control", "no-cache"),
+            ("vary", "Accept"),
+        )
+    else:
+        name, content_type = _STATIC[path]
+        body = page_asset(name)
+        # The page asks for each asset with ?v=<version>, so a new release is a new URL.
+        headers = (("content-type", content_type), ("cache-control", "public, max-age=86400"))
+    headers = (
+        *headers,
+        ("content-length", str(len(body))),
+        ("content-security-policy", PAGE_CSP),
+        ("x-content-type-options", "nosniff"),
+        ("referrer-policy", "no-referrer"),
+        ("x-frame-options", "DENY"),
+        ("x-request-id", request_id),
+    )
+    return HttpResponse(200, headers, b"" if method == "HEAD" else body, request_id)
 
 
 # --- pieces -----------------------------------------------------------------------------
