@@ -365,7 +365,7 @@ def test_wheel_ships_the_page(tmp_path: Path) -> None:
     )  # fmt: skip
     if done.returncode != 0:
         pytest.skip(f"cannot build a wheel here: {done.stderr[-300:]}")
-    wheel = next(tmp_path.glob("citeverify-*.whl"))
+    wheel = next(tmp_path.glob("citeverify_legal-*.whl"))
     names = set(zipfile.ZipFile(wheel).namelist())
     for name in ("index.html", "page.css", "page.js"):
         assert f"citeverify/http/_page/{name}" in names
