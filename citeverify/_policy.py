@@ -10,6 +10,7 @@ citation the same way by construction.
 | text that is not a citation of the item's type        | ``unsupported``       |
 | provider failed / outside coverage / not found        | ``unresolved``        |
 | case resolved: name, year, court, pin, parallels      | ``judge_case``        |
+| no source decides, but it cannot exist as cited       | ``judge_implausible`` |
 | cited first page inside another case                  | ``judge_within``      |
 | statute, rule, provision: exists, current or dead     | ``judge_enacted``     |
 | link: the URL's target against its rawText            | ``judge_link``        |
@@ -233,9 +234,27 @@ def best(parsed: CaseCitation, authorities: Sequence[Authority]) -> Authority:
     return authorities[0]
 
 
+def judge_implausible(parsed: CaseCitation, answer: LookupAnswer) -> Judgment | None:
+    """A citation no source could decide, that cannot exist as cited (a warning mismatch).
+
+    ``755 F. Supp. 927 (E.D. Ky. 2010)`` is outside every source we have, yet
+    F. Supp. ended in 1998: saying so beats a plain ``unverified``.  Only for
+    answers that decided nothing (outside coverage, source down).
+    """
+    if not isinstance(answer, OutsideCoverage | Unavailable):
+        return None
+    from citeverify._plausible import explain, implausible
+
+    reasons = implausible(parsed)
+    if not reasons:
+        return None
+    message = f"{parsed.normalized} cannot exist as cited: {explain(reasons, parsed.reporter)}"
+    return Judgment(Verdict(Status.WARNING, Outcome.MISMATCH.value, message), reasons)
+
+
 def judge_case(parsed: CaseCitation, answer: LookupAnswer, answers: Answers) -> Judgment:
     """A case citation: resolved, then each cited attribute against the authority's."""
-    early = unresolved(parsed, answer)
+    early = judge_implausible(parsed, answer) or unresolved(parsed, answer)
     if early is not None:
         return early
     if isinstance(answer, NotFound):

@@ -317,3 +317,27 @@ class TestPdfAndWord:
         assert (ROOT / "examples" / name).read_bytes() == (rendered / name).read_bytes(), (
             f"examples/{name} is stale: run python examples/make_sample_documents.py"
         )
+
+
+@pytest.mark.parametrize(
+    ("raw", "attribute"),
+    [
+        ("Doe v. Roe, 755 F. Supp. 927 (E.D. Ky. 2010)", "year"),
+        ("Doe v. Roe, 925 F.3d 1339 (S.D.N.Y. 2019)", "court"),
+        ("Doe v. Roe, 100 F. Supp. 2d 1 (9th Cir. 2000)", "court"),
+    ],
+)
+def test_citation_that_cannot_exist_is_a_mismatch_offline(raw: str, attribute: str) -> None:
+    """No source covers these, yet the reporter's own dates and courts rule them out."""
+    (result,) = citeverify.verify([{"id": "1", "type": "case", "rawText": raw}]).results
+    assert result.verdict.status.value == "warning"
+    assert result.verdict.outcome == "mismatch"
+    assert "cannot exist as cited" in (result.verdict.message or "")
+    assert result.evidence is not None
+    assert [c.attribute for c in result.evidence.comparisons] == [attribute]
+
+
+def test_plausible_uncovered_citation_stays_unverified() -> None:
+    raw = "Varghese v. China Southern Airlines Co., 925 F.3d 1339 (11th Cir. 2019)"
+    (result,) = citeverify.verify([{"id": "1", "type": "case", "rawText": raw}]).results
+    assert result.verdict.outcome == "unverified"
