@@ -88,6 +88,8 @@ DEAD_STATUSES: Final = frozenset(
 )
 
 Answers = Mapping[tuple[str, str], LookupAnswer]
+#: Citation systems whose numbers only a subscription database can resolve.
+_PRIVATE_DATABASES: Final = {"westlaw": "Westlaw", "lexis": "Lexis"}
 
 
 @attrs.frozen(slots=True)
@@ -187,6 +189,12 @@ def unresolved(parsed: Lookupable, answer: LookupAnswer) -> Judgment | None:
         return Judgment(Verdict(Status.WARNING, Outcome.UNVERIFIED.value, message))
     if isinstance(answer, OutsideCoverage):
         message = answer.message or "no configured source covers this citation"
+        system = getattr(parsed, "system", None)
+        if system in _PRIVATE_DATABASES:
+            message = (
+                f"{_PRIVATE_DATABASES[system]} numbers cannot be checked: that database is "
+                "not public; cite the reporter or a public source to have it verified"
+            )
         if not message.startswith(parsed.normalized):
             message = f"{parsed.normalized}: {message}"
         return Judgment(Verdict(Status.WARNING, Outcome.UNVERIFIED.value, message))

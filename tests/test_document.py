@@ -341,3 +341,12 @@ def test_plausible_uncovered_citation_stays_unverified() -> None:
     raw = "Varghese v. China Southern Airlines Co., 925 F.3d 1339 (11th Cir. 2019)"
     (result,) = citeverify.verify([{"id": "1", "type": "case", "rawText": raw}]).results
     assert result.verdict.outcome == "unverified"
+
+
+@pytest.mark.parametrize(
+    "raw", ["Doe v. Roe, 2015 WL 13908106, at *7 (S.D.N.Y. 2015)", "2019 U.S. Dist. LEXIS 12345"]
+)
+def test_database_numbers_say_the_database_is_not_public(raw: str) -> None:
+    (result,) = citeverify.verify([{"id": "1", "type": "case", "rawText": raw}]).results
+    assert result.verdict.outcome == "unverified"
+    assert "not public" in (result.verdict.message or "")
