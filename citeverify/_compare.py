@@ -228,6 +228,7 @@ class _Party:
     words: tuple[str, ...]
     raw: tuple[str, ...]
     whole: tuple[str, ...]  # the words of the whole caption, past the first comma
+    whole_raw: tuple[str, ...]
 
 
 def _words(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -258,10 +259,10 @@ def _party(party: str) -> _Party:
     text = _EX_REL.sub(" ", text)
     head = text.split(",", 1)[0]
     words, raw = _words(head)
-    whole = words
+    whole, whole_raw = words, raw
     if "," in text and set(words) <= _UNION_HEADS:
-        whole, _ = _words(text.replace(",", " "))
-    return _Party(words, raw, whole)
+        whole, whole_raw = _words(text.replace(",", " "))
+    return _Party(words, raw, whole, whole_raw)
 
 
 def normalize_party(party: str) -> tuple[str, ...]:
@@ -281,8 +282,9 @@ def _near(a: str, b: str) -> bool:
     """One typo apart (a letter changed, added, dropped or two swapped), in a long word.
 
     The Database misspells a few parties (GONZALES for Gonzalez, SHINESKI for Shinseki).
+    Only words of eight letters or more: Johnson and Johnston are different parties.
     """
-    if min(len(a), len(b)) < 6 or abs(len(a) - len(b)) > 1 or a[0] != b[0] or len(a) > 40:
+    if min(len(a), len(b)) < 8 or abs(len(a) - len(b)) > 1 or a[0] != b[0] or len(a) > 40:
         return False
     if len(a) == len(b):
         diff = [i for i in range(len(a)) if a[i] != b[i]]
@@ -296,19 +298,21 @@ def _near(a: str, b: str) -> bool:
     return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
 
 
-def _word_in(word: str, raw: str, found: tuple[str, ...]) -> bool:
+def _word_in(word: str, raw: str, found: tuple[str, ...], found_raw: tuple[str, ...]) -> bool:
     if word in found:
         return True
-    if len(raw) >= 2 and raw in _initials(found):  # NLRB, NAACP, INS, EPA
+    # NLRB, NAACP, INS, EPA: the initials of a run of the found words (three letters at
+    # least: a two-letter surname, Ng, could otherwise pass as initials).
+    if len(raw) >= 3 and raw in _initials(found):
         return True
-    return any(_near(word, f) for f in found)
+    return any(_near(raw, f) for f in found_raw)
 
 
 def _words_match(cited: _Party, found_words: tuple[str, ...], found_raw: tuple[str, ...]) -> bool:
     wanted = [
         (w, r) for w, r in zip(cited.words, cited.raw, strict=True) if w not in _GENERIC
     ] or list(zip(cited.words, cited.raw, strict=True))
-    if all(_word_in(w, r, found_words) for w, r in wanted):
+    if all(_word_in(w, r, found_words, found_raw) for w, r in wanted):
         return True
     # The found party as an initialism of the cited one ("NRDC" found, the full name cited).
     if len(found_raw) == 1 and len(found_raw[0]) >= 2 and _initials(cited.words) == found_raw[0]:
@@ -325,7 +329,7 @@ def _party_matches(cited: _Party, found: _Party) -> bool:
         return False
     if _words_match(cited, found.words, found.raw):
         return True
-    if found.whole != found.words and _words_match(cited, found.whole, found.whole):
+    if found.whole != found.words and _words_match(cited, found.whole, found.whole_raw):
         return True
     _, states = _tables()
     return (cited.words in _SOVEREIGN and found.words in states) or (

@@ -176,6 +176,8 @@ class TestNameMatches:
             ("Smith v. Jones", "SMYTH v. JONES"),
             ("NLRB v. Jones", "FEDERAL TRADE COMMISSION v. JONES"),
             ("Gonzalez v. Raich", "GONZALES v. CARHART"),
+            ("Johnson v. United States", "JOHNSTON v. UNITED STATES"),
+            ("Ng v. Smith", "NATIONAL GUARD v. SMITH"),
         ],
     )
     def test_close_but_other_parties_do_not_match(self, cited: str, found: str) -> None:

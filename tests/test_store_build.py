@@ -194,3 +194,53 @@ class TestSubdivisions:
         assert rows["a"].heading == "Scope"
         assert text[rows["a"].start : rows["a"].end].endswith("(2) second.")
         assert text[rows["b"].start : rows["b"].end] == "(b) Definitions. Words."
+
+
+class TestNamedCases:
+    """How the Lone Dissent names meet the date list's dates (``_named_cases``)."""
+
+    def test_list_date_wins_over_a_wrong_year(self) -> None:
+        """A name whose year is off takes the date list's date for its page."""
+        from citeverify.store._cases import _named_cases
+
+        notes: dict[str, int] = {}
+        [row] = _named_cases(
+            100, 100, [("Smith v. Jones", 1979)], ["1879-10-20"], (1879, 1880), notes
+        )
+        assert (row.name, row.decided, row.reference) == (
+            "Smith v. Jones",
+            "1879-10-20",
+            "us:100:100",
+        )
+        assert [c.cite for c in row.citations] == ["100 U.S. 100"]
+        assert notes["lonedissent_years_replaced"] == 1
+
+    def test_shared_page_gives_each_case_its_own_year(self) -> None:
+        """Cases of two years on one page keep their own; the list's date goes to its year."""
+        from citeverify.store._cases import _named_cases
+
+        rows = _named_cases(
+            2,
+            401,
+            [("Vanstophorst v. Maryland", 1791), ("Oswald v. New York", 1792)],
+            ["1792-02-14"],
+            (1791, 1793),
+            {},
+        )
+        assert [(r.name, r.decided) for r in rows] == [
+            ("Vanstophorst v. Maryland", "1791-01-01"),
+            ("Oswald v. New York", "1792-02-14"),
+        ]
+        assert [r.reference for r in rows] == ["us:2:401", "us:2:401:2"]
+        assert rows[0].citations[1].cite == "2 Dall. 401"
+
+    def test_page_only_the_name_list_has(self) -> None:
+        """With no listed date a plausible year is kept (1 January), an implausible one dropped."""
+        from citeverify.store._cases import _named_cases
+
+        notes: dict[str, int] = {}
+        [kept] = _named_cases(150, 7, [("A v. B", 1893)], [], (1893, 1894), notes)
+        [dropped] = _named_cases(301, 148, [("C v. D", 1837)], [], (1937, 1937), notes)
+        assert kept.decided == "1893-01-01"
+        assert dropped.decided is None
+        assert notes["lonedissent_years_dropped"] == 1
