@@ -351,3 +351,44 @@ def test_loggable_path_is_one_line_of_printable_text(path: str) -> None:
         assert shown == head  # nothing to escape: shown as it is
     else:
         assert shown != head or head == ""
+
+
+@pytest.mark.parametrize(
+    ("body", "offload", "expected"),
+    [
+        (b'{"items":[{"id":"1","type":"case","rawText":"410 U.S. 113"}]}', "auto", False),
+        (b'{"items":[{"id":"q","type":"quote","quoteText":"x"}]}', "auto", True),
+        (b'{"items":[]}' + b" " * 5000, "auto", True),
+        (b'{"items":[]}', True, True),
+        (b'{"items":[{"id":"q","type":"quote","quoteText":"x"}]}', False, False),
+    ],
+)
+def test_long_requests_leave_the_event_loop(body: bytes, offload: object, expected: bool) -> None:
+    """With offload="auto", a request with quotations or a large body is handled on a
+    worker thread, a small one on the event loop's own thread."""
+    import asyncio
+    import threading
+
+    from citeverify.http._asgi import AsgiApp
+    from citeverify.http._handler import HttpResponse, Service
+
+    threads: list[threading.Thread] = []
+
+    class Recording(Service):
+        def handle(self, request: object) -> HttpResponse:  # type: ignore[override]
+            threads.append(threading.current_thread())
+            return HttpResponse(200, (), b"")
+
+    app = AsgiApp(Recording(open_store(":memory:")), offload=offload)  # type: ignore[arg-type]
+    sent: list[dict[str, object]] = []
+
+    async def receive() -> dict[str, object]:
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    async def send(message: dict[str, object]) -> None:
+        sent.append(message)
+
+    scope = {"type": "http", "method": "POST", "path": "/api/v1/verify", "headers": []}
+    asyncio.run(app(scope, receive, send))
+    assert sent[0]["status"] == 200
+    assert (threads[0] is not threading.main_thread()) is expected
