@@ -307,7 +307,7 @@ def run(quick: bool = False) -> list[dict[str, Any]]:
         distinct = work / "bodies.jsonl"
         _distinct_bodies(distinct, 3_000 if quick else 12_000)
         variants: list[tuple[str, bool, Path | None]] = [
-            ("serve", False, None),
+            ("serve (auto: small requests inline)", False, None),
             ("serve, every citation new", False, distinct if shutil.which("wrk") else None),
             ("serve --offload", True, None),
         ]

@@ -18,13 +18,17 @@ import socket
 import subprocess
 import sys
 import time
+import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from citeverify.http import open_store
+from citeverify.http._handler import loggable_path
 from tests.conftest_http import auth, free_port
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -328,3 +332,63 @@ def test_request_with_auth_key_works(server: Serve) -> None:
     )
     assert response.status_code == 200
     assert response.json()["results"][0]["verdict"]["status"] == "verified"
+
+
+@given(st.text(max_size=300))
+def test_loggable_path_is_one_line_of_printable_text(path: str) -> None:
+    """Whatever the path, its loggable form has no control character or line break, and
+    keeps every printable character of the first 200 that is not part of a key."""
+    shown = loggable_path(path)
+    assert len(shown.splitlines()) <= 1
+    assert not any(unicodedata.category(c) == "Cc" for c in shown)
+    assert "\u2028" not in shown
+    assert "\u2029" not in shown
+    head = path[:200]
+    escaped = "\\\u2028\u2029"
+    if "cv_live_" not in head and not any(
+        unicodedata.category(c) == "Cc" or c in escaped for c in head
+    ):
+        assert shown == head  # nothing to escape: shown as it is
+    else:
+        assert shown != head or head == ""
+
+
+@pytest.mark.parametrize(
+    ("body", "offload", "expected"),
+    [
+        (b'{"items":[{"id":"1","type":"case","rawText":"410 U.S. 113"}]}', "auto", False),
+        (b'{"items":[{"id":"q","type":"quote","quoteText":"x"}]}', "auto", True),
+        (b'{"items":[]}' + b" " * 5000, "auto", True),
+        (b'{"items":[]}', True, True),
+        (b'{"items":[{"id":"q","type":"quote","quoteText":"x"}]}', False, False),
+    ],
+)
+def test_long_requests_leave_the_event_loop(body: bytes, offload: object, expected: bool) -> None:
+    """With offload="auto", a request with quotations or a large body is handled on a
+    worker thread, a small one on the event loop's own thread."""
+    import asyncio
+    import threading
+
+    from citeverify.http._asgi import AsgiApp
+    from citeverify.http._handler import HttpResponse, Service
+
+    threads: list[threading.Thread] = []
+
+    class Recording(Service):
+        def handle(self, request: object) -> HttpResponse:  # type: ignore[override]
+            threads.append(threading.current_thread())
+            return HttpResponse(200, (), b"")
+
+    app = AsgiApp(Recording(open_store(":memory:")), offload=offload)  # type: ignore[arg-type]
+    sent: list[dict[str, object]] = []
+
+    async def receive() -> dict[str, object]:
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    async def send(message: dict[str, object]) -> None:
+        sent.append(message)
+
+    scope = {"type": "http", "method": "POST", "path": "/api/v1/verify", "headers": []}
+    asyncio.run(app(scope, receive, send))
+    assert sent[0]["status"] == 200
+    assert (threads[0] is not threading.main_thread()) is expected

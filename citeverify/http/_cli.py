@@ -45,9 +45,10 @@ def register(subparsers: Any) -> None:
     serve.add_argument(
         "--offload",
         action="store_true",
-        help="run each request in a thread pool instead of on the event loop. The served "
-        "provider is the embedded corpus (local and CPU-bound), where the event loop is "
-        "about twice as fast; offloading pays only when requests wait on slow I/O",
+        help="run every request in a thread pool. By default small requests run on the "
+        "event loop (faster for the local, CPU-bound corpus) and those that can take long "
+        "(quotations, bodies over 4 KiB) in the pool, so none stalls the others; "
+        "offloading all pays when requests wait on slow I/O",
     )
     serve.add_argument(
         "--store", default=None, help="serve this LocalStore file instead of the embedded corpus"
