@@ -192,6 +192,15 @@ class TestShortForms:
         for key, value in extra.items():
             assert getattr(citation, key) == value
 
+    def test_series_is_no_page(self) -> None:
+        # "3d" must not be read as page 3d of "P." (a full citation); it is P. 3d's series
+        for text in ("373 P. 3d, at 9", "373\nP. 3d, at 11-12", "925 F. 2d, at 7"):
+            citation = only(text).citation
+            assert isinstance(citation, ShortCitation)
+            assert citation.form == "reporter"
+            assert citation.volume == text[:3]
+            assert citation.reporter in ("P.3d", "F.2d")
+
     def test_star_pin_keeps_text(self) -> None:
         citation = only("Id. at *7").citation
         assert isinstance(citation, ShortCitation)
@@ -260,6 +269,7 @@ class TestStatutesRulesConstitutions:
         assert spans(text, kinds=["case"]) == ["Roe v. Wade, 410 U.S. 113 (1973)"]
         assert spans(text, kinds=["short"]) == ["Id. at 5"]
         assert spans(text, kinds=[]) == []
+        assert spans(text, kinds="statute") == ["42 U.S.C. § 1983"]
 
 
 class TestNotCitations:
@@ -295,6 +305,7 @@ class TestNotCitations:
             "(555) 123-4567 or 555-123-4567",
             "Rule 12(b)(6)",
             "the First Amendment",
+            "Ibidem and Idaho, forbid. paid.",
         ],
     )
     def test_not_a_citation(self, text: str) -> None:
