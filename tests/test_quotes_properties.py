@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import functools
 import random
-import time
 from collections.abc import Callable
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from citeverify.providers._base import AuthorityText
-from citeverify.quotes import QuoteIndex, normalize
+from citeverify.quotes import QuoteIndex, normalize, quote_steps
 from tests.test_quotes_corpus import (
     INTOLERABLE,
     TOLERATED,
@@ -28,6 +27,7 @@ CITED = ("420 U.S. 103", "511 U.S. 738")
 SLIP = (0, 17)
 
 Alteration = Callable[[str, random.Random], str | None]
+STATUSES = {"found", "near", "absent", "fragmentary", "unchecked"}
 PROPERTY = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -65,7 +65,7 @@ def test_tolerated_alterations_are_found_at_the_passage(
         if result is not None:
             quote, names = result, [*names, alteration.__name__]
     match = index.locate(quote)
-    _check_found(match, passage, names, text.text)
+    _check_found(match, passage, names, text.text, quote)
     if text.pages and (match.start, match.end) == (passage.start, passage.end):
         assert match.pages == expected_pages(text.pages, passage.start, passage.end)
 
@@ -97,7 +97,8 @@ def test_any_quotation_is_answered_without_raising(quote: str) -> None:
     """Whatever the quotation, the answer is a QuoteMatch with a known status."""
     index, text, _ = _index(CITED[0])
     match = index.locate(quote)
-    assert match.status in {"found", "near", "absent"}
+    assert match.status in STATUSES
+    assert match.steps <= quote_steps(quote)
     if match.start is not None and match.end is not None:
         assert text.text[match.start : match.end] == match.passage
 
@@ -107,23 +108,27 @@ def test_any_quotation_is_answered_without_raising(quote: str) -> None:
 def test_any_text_and_quotation_are_answered_without_raising(text: str, quote: str) -> None:
     """Arbitrary authority text with arbitrary quotations never raises."""
     match = QuoteIndex(AuthorityText(text)).locate(quote)
-    assert match.status in {"found", "near", "absent"}
+    assert match.status in STATUSES
     if match.start is not None and match.end is not None:
         assert 0 <= match.start <= match.end <= len(text)
         assert text[match.start : match.end] == match.passage
 
 
+_WORDS = ["the", "court", "not", "held", "montana", "railroad", "-", "[a]", "..."]
+
+
 @settings(max_examples=150, deadline=None)
-@given(
-    words=st.lists(st.sampled_from(["the", "court", "not", "held", "-", "[a]", "..."]), max_size=60)
-)
+@given(words=st.lists(st.sampled_from(_WORDS), max_size=60))
 def test_a_text_quoted_whole_is_found(words: list[str]) -> None:
-    """A text made of real words is found when quoted exactly, alterations and all."""
+    """A text made of real words is found when quoted exactly, alterations and all,
+    unless it has too few words of its own to check."""
     text = " ".join(words)
-    if not {"the", "court", "not", "held"} & set(words):
-        return  # only alterations: nothing claimed to look for
     match = QuoteIndex(AuthorityText(text)).locate(text)
-    assert match.status == "found"
+    own = {"not", "montana", "railroad"} & set(words)
+    if len(own) == 3 and len([w for w in words if w[0].isalpha()]) >= 4:
+        assert match.status == "found"
+    else:
+        assert match.status == "fragmentary"
 
 
 @settings(max_examples=25, deadline=None)
@@ -131,12 +136,13 @@ def test_a_text_quoted_whole_is_found(words: list[str]) -> None:
     word=st.sampled_from(["the", "a", "jurisdiction", "...", "[t]he", "not", "§"]),
     repeats=st.integers(min_value=1000, max_value=3000),
 )
-def test_hostile_quotations_stay_linear(word: str, repeats: int) -> None:
-    """A quotation of one word repeated thousands of times is answered within a second."""
+def test_hostile_quotations_stay_bounded(word: str, repeats: int) -> None:
+    """A quotation of one word repeated thousands of times is not found, within its budget."""
     index, _, _ = _index(CITED[1])
-    started = time.perf_counter()
-    index.locate(" ".join([word] * repeats))
-    assert time.perf_counter() - started < 1.0
+    quote = " ".join([word] * repeats)
+    match = index.locate(quote)
+    assert match.status != "found"
+    assert match.steps <= quote_steps(quote)
 
 
 def test_the_property_opinions_have_pages() -> None:
