@@ -678,3 +678,47 @@ class TestNegations:
             assert index.locate(honest).status in {"found", "fragmentary"}, honest
             tried += 1
         assert tried >= 5
+
+
+@pytest.fixture(scope="module")
+def cooper() -> tuple[QuoteIndex, str]:
+    """Cooper v. Harris, 137 S. Ct. 1455, from the embedded corpus, indexed."""
+    import citeverify
+    from citeverify.providers import default_provider
+    from citeverify.providers._base import LookupRequest
+
+    citation = citeverify.parse("Cooper v. Harris, 137 S. Ct. 1455 (2017)")
+    answer = default_provider().lookup([LookupRequest(citation)])[0]  # type: ignore[arg-type]
+    authorities = getattr(answer, "authorities", ())
+    text = authorities[0].text() if authorities else None
+    if text is None:
+        pytest.skip("the embedded corpus has no text for 137 S. Ct. 1455")
+    assert len(text.text) > 100_000
+    return QuoteIndex(text), text.text
+
+
+class TestCooperVHarris:
+    """The robustness issue's own cases, against the embedded corpus's Cooper v. Harris."""
+
+    @pytest.mark.parametrize("repeats", [20, 100])
+    def test_the_ellipsis_chain_is_fragmentary(
+        self, cooper: tuple[QuoteIndex, str], repeats: int
+    ) -> None:
+        """'the … ' x 20 + 'th' (122 characters; 600 with x 100) is not checked, with no work."""
+        match = cooper[0].locate("the … " * repeats + "th")
+        assert match.status == "fragmentary"
+        assert match.steps == 0
+
+    def test_hostile_shapes_stay_in_budget(self, cooper: tuple[QuoteIndex, str]) -> None:
+        """Searchable hostile shapes stop within their budget and are never found."""
+        for quote in HOSTILE:
+            match = cooper[0].locate(quote)
+            assert match.status != "found"
+            assert match.steps <= quote_steps(quote)
+
+    def test_a_real_quotation_is_still_found(self, cooper: tuple[QuoteIndex, str]) -> None:
+        """An ordinary passage of the opinion is found, using a small share of its budget."""
+        quote = " ".join(cooper[1].split()[5000:5030])
+        match = cooper[0].locate(quote)
+        assert match.status == "found"
+        assert match.steps <= quote_steps(quote) / 5

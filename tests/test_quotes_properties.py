@@ -10,7 +10,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from citeverify.providers._base import AuthorityText
-from citeverify.quotes import QuoteIndex, normalize, quote_steps
+from citeverify.quotes import MAX_CALL_STEPS, QuoteIndex, normalize, quote_steps
+from citeverify.quotes._locate import _fragmentary, _surely_fragmentary
+from citeverify.quotes._parse import parse_quote
+from citeverify.quotes._stopwords import STOPWORDS
 from tests.test_quotes_corpus import (
     INTOLERABLE,
     TOLERATED,
@@ -150,3 +153,74 @@ def test_the_property_opinions_have_pages() -> None:
     for cite in CITED:
         assert cited_text(cite).pages
         assert cited_opinions()[cite]["star_pages"]
+
+
+# -- hostile quotations built from the opinions' own commonest words ------------------------
+
+_ELLIPSES = [". . .", "...", "…", ". . . ."]
+_BRACKETS = ["[t]he", "[T]he", "[did]", "[ ]", "[the State]", "o[f]", "[is]"]
+#: Common words that are not stopwords: with them, a quotation is searched for in earnest.
+_COMMON = ["district", "race", "jury", "federal", "evidence", "congress", "statute", "trial"]
+_STOP = sorted(STOPWORDS)
+
+
+@functools.cache
+def _long_index() -> QuoteIndex:
+    """The longest shipped slip opinion (about 180,000 characters)."""
+    return QuoteIndex(AuthorityText(max((r["plain_text"] for r in slip_opinions()), key=len)))
+
+
+_hostile_tokens = st.lists(
+    st.one_of(
+        st.sampled_from(_ELLIPSES),
+        st.sampled_from(_BRACKETS),
+        st.sampled_from(_STOP),
+        st.sampled_from(_COMMON),
+    ),
+    max_size=300,
+)
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tokens=_hostile_tokens)
+def test_hostile_shapes_finish_within_the_step_budget(tokens: list[str]) -> None:
+    """Ellipses, brackets and common words in any order: within budget, and a quotation
+    of only stopwords, ellipses and brackets is never found."""
+    quote = " ".join(tokens)
+    match = _long_index().locate(quote)
+    assert match.steps <= quote_steps(quote)
+    if not set(tokens) & set(_COMMON):
+        assert match.status == "fragmentary"
+    if match.status in {"fragmentary", "unchecked"}:
+        assert not match.checked
+        assert match.start is None
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tokens=st.lists(st.sampled_from([*_ELLIPSES, *_STOP[:20], *_COMMON[:3]]), max_size=60))
+def test_hostile_shapes_in_one_call_share_one_budget(tokens: list[str]) -> None:
+    """Many such quotations in one locate_many: the call stays within MAX_CALL_STEPS."""
+    quotes = [" ".join(tokens[i:] + tokens[:i]) for i in range(0, max(len(tokens), 1), 3)]
+    matches = _long_index().locate_many(quotes)
+    assert sum(m.steps for m in matches) <= MAX_CALL_STEPS
+    for quote, match in zip(quotes, matches, strict=True):
+        assert match.steps <= quote_steps(quote)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    quote=st.one_of(
+        st.text(max_size=120),
+        st.lists(
+            st.one_of(
+                st.sampled_from([*_ELLIPSES, *_BRACKETS, *_STOP, *_COMMON]),
+                st.sampled_from(["on-the", "court's", "n't", "Café", "ﬁnd", "follo[w]", "a]-[b"]),
+            ),
+            max_size=12,
+        ).map(" ".join),
+    )
+)
+def test_the_quick_fragmentary_test_agrees_with_the_parsed_one(quote: str) -> None:
+    """The pre-parse shortcut never calls fragmentary a quotation the parsed rule would check."""
+    if _surely_fragmentary(quote):
+        assert _fragmentary(parse_quote(quote)), quote
