@@ -89,8 +89,8 @@ class TestFullCases:
         parsed = parse(text, "case")
         assert isinstance(parsed, CaseCitation)
         assert parsed.raw == text
-        assert first.citation == parsed if first.start == 0 and first.end == len(text) else True
-        assert isinstance(first.citation, CaseCitation)
+        if (first.start, first.end) == (0, len(text)):
+            assert first.citation == parsed
         for field in ("normalized", "volume", "reporter", "page", "pin", "year", "case_name"):
             assert getattr(first.citation, field) == getattr(parsed, field), field
         assert first.citation.court == parsed.court
@@ -192,6 +192,15 @@ class TestShortForms:
         for key, value in extra.items():
             assert getattr(citation, key) == value
 
+    def test_series_is_no_page(self) -> None:
+        # "3d" must not be read as page 3d of "P." (a full citation); it is P. 3d's series
+        for text in ("373 P. 3d, at 9", "373\nP. 3d, at 11-12", "925 F. 2d, at 7"):
+            citation = only(text).citation
+            assert isinstance(citation, ShortCitation)
+            assert citation.form == "reporter"
+            assert citation.volume == text[:3]
+            assert citation.reporter in ("P.3d", "F.2d")
+
     def test_star_pin_keeps_text(self) -> None:
         citation = only("Id. at *7").citation
         assert isinstance(citation, ShortCitation)
@@ -260,6 +269,7 @@ class TestStatutesRulesConstitutions:
         assert spans(text, kinds=["case"]) == ["Roe v. Wade, 410 U.S. 113 (1973)"]
         assert spans(text, kinds=["short"]) == ["Id. at 5"]
         assert spans(text, kinds=[]) == []
+        assert spans(text, kinds="statute") == ["42 U.S.C. § 1983"]
 
 
 class TestNotCitations:
@@ -295,6 +305,7 @@ class TestNotCitations:
             "(555) 123-4567 or 555-123-4567",
             "Rule 12(b)(6)",
             "the First Amendment",
+            "Ibidem and Idaho, forbid. paid.",
         ],
     )
     def test_not_a_citation(self, text: str) -> None:
@@ -362,16 +373,54 @@ class TestRobustness:
             last = item.end
 
 
+_FRAGMENTS = [
+    "Roe v. Wade, ",
+    "Smith v. Jones, ",
+    "410 U.S. 113",
+    "925 F.3d 1339",
+    ", 153",
+    " (1973)",
+    " (11th Cir. 2019)",
+    "; ",
+    ", ",
+    "Id.",
+    " at ",
+    "42 U.S.C. § 1983",
+    "(",
+    ")",
+    "\n",
+    " ",
+    ". ",
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_FRAGMENTS), max_size=30))
+def test_parse_reads_the_first_case_find_yields(parts: list[str]) -> None:
+    """Where ``parse`` reads a case from a text, ``find``'s first case is the same citation."""
+    text = "".join(parts)
+    parsed = parse(text, "case")
+    cases = list(find(text, ["case"]))
+    if not isinstance(parsed, CaseCitation):
+        assert cases == []
+        return
+    first = cases[0].citation
+    assert isinstance(first, CaseCitation)
+    for field in ("normalized", "volume", "reporter", "page", "pin", "year", "court", "parallels"):
+        assert getattr(first, field) == getattr(parsed, field), field
+
+
 _HOSTILE = {
-    "ids": "Id. " * 100_000,
+    "ids": "Id. " * 20_000,
     "quotes": '"' * 10_000 + " Roe v. Wade, 410 U.S. 113 (1973)",
     "digits": "1" * 1_000_000,
-    "spaced digits": "1 " * 200_000,
-    "citation repeated": "Roe v. Wade, 410 U.S. 113, 153 (1973); " * 20_000,
-    "short repeated": "Roe, 410 U.S. at 153. " * 20_000,
+    "spaced digits": "1 " * 100_000,
+    "citation repeated": "Roe v. Wade, 410 U.S. 113, 153 (1973); " * 4_000,
+    "short repeated": "Roe, 410 U.S. at 153. " * 5_000,
     "open parentheses": "410 U.S. 113 " + "(" * 100_000,
-    "names": "Smith v. " * 50_000 + "Jones, 1 U.S. 1",
-    "rules": "Fed. R. Civ. P. " * 20_000,
+    "names": "Smith v. " * 20_000 + "Jones, 1 U.S. 1",
+    "rules": "Fed. R. Civ. P. " * 10_000,
+    "statutes": "42 U.S.C. § " * 10_000,
 }
 
 
@@ -400,14 +449,14 @@ class TestLinearWork:
             last = item.end
 
     def test_hostile_results(self) -> None:
-        assert len(list(find(_HOSTILE["ids"]))) == 100_000
-        assert len(list(find(_HOSTILE["citation repeated"]))) == 20_000
+        assert len(list(find(_HOSTILE["ids"]))) == 20_000
+        assert len(list(find(_HOSTILE["citation repeated"]))) == 4_000
         assert spans(_HOSTILE["quotes"]) == ["Roe v. Wade, 410 U.S. 113 (1973)"]
 
     def test_long_document_is_chunked_without_losing_offsets(self) -> None:
         unit = "Some prose here.\n\nRoe v. Wade, 410 U.S. 113, 153 (1973).\n\n"
-        text = unit * 10_000  # 600 KB: several chunks
+        text = unit * 8_000  # 480 KB: three chunks
         found = list(find(text))
-        assert len(found) == 10_000
+        assert len(found) == 8_000
         for item in found:
             assert text[item.start : item.end] == "Roe v. Wade, 410 U.S. 113, 153 (1973)"

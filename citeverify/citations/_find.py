@@ -378,6 +378,15 @@ def _record_cite(scanner: _case._Scanner, volume_token: int, hit: _case._Hit) ->
     return spelled in _RECORD_SPELLINGS
 
 
+def _series_as_page(scanner: _case._Scanner, volume_token: int, hit: _case._Hit) -> bool:
+    """Whether the "page" is the reporter's series: ``373 P. 3d, at 9`` is no ``373 P. 3``."""
+    if hit.page is None or hit.page.isdigit():
+        return False
+    page_token = scanner.token_at(hit.end) - 1
+    spelled = "".join(word for _s, _e, word in scanner.tokens[volume_token + 1 : page_token])
+    return _case._reporter(spelled + hit.page, hit.volume) is not None
+
+
 def _running_head(cleaned: str, start: int) -> bool:
     """Whether ``start`` follows ``Cite as:`` on its line (a slip opinion's running head)."""
     window = cleaned[max(0, start - 40) : start].rstrip()
@@ -400,7 +409,7 @@ def _cases(chunk: _Chunk, original: str) -> Iterator[Found]:
             return
         volume_token = scanner.token_at(primary.start)
         token = volume_token + 1
-        if _running_head(cleaned, primary.start):
+        if _running_head(cleaned, primary.start) or _series_as_page(scanner, volume_token, primary):
             continue
         extent = _case.extend(scanner, cleaned, primary)
         start = primary.start
@@ -451,7 +460,7 @@ _PIN_TEXT: Final = (
 )
 _AT_PIN: Final = r",?\s{1,3}at\s{1,3}" + _PIN_TEXT + r"(?![\w])"
 _ID: Final = re.compile(
-    r"(?<![\w.])(?P<word>[Ii]d\.|[Ii]bid\.?)"
+    r"(?<![\w.])(?P<word>[Ii]d\.|[Ii]bid(?:\.|(?![\w])))"
     r"(?:" + _AT_PIN + r"|\s{1,3}(?P<sign>§§?)\s{0,3}"
     r"(?P<section>\d{1,6}[A-Za-z]{0,4}(?:-\d{1,5}[A-Za-z]{0,4}){0,3}(?:\([A-Za-z0-9]{1,6}\)){0,8}))?"
 )
@@ -773,6 +782,8 @@ def find(text: str, kinds: Collection[str] = DEFAULT_KINDS) -> Iterator[Found]:
     """
     if not isinstance(text, str):
         return
+    if isinstance(kinds, str):  # find(text, "case") means the one kind
+        kinds = (kinds,)
     try:
         wanted = frozenset(k for k in kinds if isinstance(k, str))
     except TypeError:

@@ -682,10 +682,14 @@ class LocalStore:
         A plain search on normalised words: case, punctuation, quotes, dashes
         and line breaks are ignored, bracketed alterations drop their word,
         and an ellipsis splits the quote into pieces that must appear in
-        order.  Quotes shorter than four words are not searched.
+        order.  A quote too fragmentary for the quotation locator to check
+        (under four words, or only common words and ellipses) is not
+        searched either: ``the . . . the`` is in every text.
         """
+        from citeverify.quotes import fragmentary
+
         pieces = _quote_pieces(quote)
-        if not pieces or sum(len(p.split()) for p in pieces) < 4:
+        if not pieces or sum(len(p.split()) for p in pieces) < 4 or fragmentary(quote):
             return None
         try:
             self._load()

@@ -19,14 +19,29 @@ For one authority and many quotations:
    for ``subject-matter``) or are named in a near miss.
 
 Nothing runs over the whole text per quotation, and every loop is bounded
-(``MAX_ANCHORS``, ``MAX_STATES``, ``MAX_NEAR_WORDS``), so hostile input stays
-linear.
+(``MAX_ANCHORS``, ``MAX_STATES``, ``MAX_NEAR_WORDS``).  Bounded loops nest,
+though, and their product is not small: so every piece of work is also
+charged to a **work budget** (``quote_steps``: a few steps per character of
+the quotation, at most ``MAX_QUOTE_STEPS``; and ``MAX_CALL_STEPS`` for all
+the quotations of one ``locate_many``).  A step is one word of the text
+examined, one placement tried or one cell of an alignment (per 64 words);
+the count is on every ``QuoteMatch`` (``steps``).  A quotation that runs out
+is ``unchecked``: a warning, never ``found``.
+
+A quotation with too little of its own to check (``fragmentary``: fewer
+than ``MIN_WORDS`` words, or fewer than ``MIN_DISTINCTIVE`` different words
+outside ``STOPWORDS``, the commonest words of opinions) is not looked for:
+``the . . . the . . . the`` occurs in every opinion and proves nothing.
+
+A bracketed alteration never drops or adds a negation: ``[did]`` does not
+stand for ``has not``, ``follo[w]`` does not match ``not`` (see ``_parse``).
 """
 
 from __future__ import annotations
 
 import bisect
 import re
+import unicodedata
 from collections.abc import Sequence
 from typing import Any, Literal
 
@@ -35,6 +50,7 @@ import attrs
 from rapidfuzz.distance import Levenshtein
 
 from citeverify.providers._base import AuthorityText
+from citeverify.quotes._negation import NEGATIONS, is_negation
 from citeverify.quotes._normalize import Normalized, normalize_text
 from citeverify.quotes._parse import (
     Gap,
@@ -43,14 +59,23 @@ from citeverify.quotes._parse import (
     Wild,
     parse_quote,
 )
+from citeverify.quotes._stopwords import STOPWORDS
 
 __all__ = [
+    "FRAGMENTARY",
     "MAX_ANCHORS",
+    "MAX_CALL_STEPS",
     "MAX_NEAR_WORDS",
+    "MAX_QUOTE_STEPS",
     "MAX_STATES",
+    "MIN_DISTINCTIVE",
+    "MIN_WORDS",
+    "UNCHECKED",
     "QuoteIndex",
     "QuoteMatch",
+    "fragmentary",
     "locate",
+    "quote_steps",
 ]
 
 #: At most this many occurrences of a quotation's anchor segment are tried.
@@ -66,7 +91,113 @@ _MAX_CANDIDATES = 2000
 #: A near miss must share at least this share of the quotation's words.
 _NEAR_SHARE = 0.6
 
-Status = Literal["found", "near", "absent"]
+#: The work budget of one quotation: ``STEP_BASE`` steps plus ``STEPS_PER_CHAR``
+#: per character, at most ``MAX_QUOTE_STEPS``; of one ``locate_many`` call,
+#: ``MAX_CALL_STEPS`` in all.  Ordinary quotations use a few hundred steps to a
+#: few thousand (a long gap examines up to 300 words); see ``bench_quotes.py``
+#: for the time a step costs.
+#: Steps charged per word a bracket-altered word (``[t]he``) is tried against.
+_WILD_STEPS = 8
+STEP_BASE = 5_000
+STEPS_PER_CHAR = 100
+MAX_QUOTE_STEPS = 300_000
+MAX_CALL_STEPS = 3_000_000
+
+#: A quotation needs this many words, and this many different words outside
+#: ``STOPWORDS``, to be checked at all.
+MIN_WORDS = 4
+MIN_DISTINCTIVE = 3
+
+#: The messages of the two statuses that mean "not checked" (callers warn).
+FRAGMENTARY = "the quotation is too fragmentary to check"
+UNCHECKED = "the quotation needs too much work to check (its work budget ran out)"
+
+Status = Literal["found", "near", "absent", "fragmentary", "unchecked"]
+
+
+def quote_steps(quote: str) -> int:
+    """The work budget, in steps, of locating ``quote`` (see ``MAX_QUOTE_STEPS``)."""
+    return min(MAX_QUOTE_STEPS, STEP_BASE + STEPS_PER_CHAR * len(quote))
+
+
+def fragmentary(quote: str) -> bool:
+    """Whether ``quote`` has too little substance to check (see ``_fragmentary``):
+    such a quotation is answered ``fragmentary``, and a quotation search over
+    many texts (``LocalStore.find_quote``) should not claim it either."""
+    return _surely_fragmentary(quote) or _fragmentary(parse_quote(quote))
+
+
+# Words for a quick count: letters and digits split at every other character, and
+# also joined across apostrophes, hyphens (a line-end or flattened one too) and brackets
+# as the parser and normaliser may join them.  Counting both readings never counts
+# fewer different words than the parsed quotation has.
+_FINE_WORD = re.compile(r"[^\W_]+")
+_JOINER = "['\u2019\u02bc\\[\\]\\-\u2010\u2011\u00ad\u2013]"
+_ROUGH_WORD = re.compile(
+    "[^\\W_]+(?:(?:" + _JOINER + "+[ \\t]*\\n?[ \\t]*)+[^\\W_]+)*"
+)
+_ROUGH_JOINERS = re.compile(_JOINER + "|\\s")
+
+
+def _surely_fragmentary(quote: str) -> bool:
+    """A quick test before parsing: fewer than ``MIN_DISTINCTIVE`` different rough
+    words outside ``STOPWORDS`` anywhere in ``quote`` (brackets included).  The
+    parsed count can only be smaller, so this never calls fragmentary a quotation
+    that ``_fragmentary`` would check; it saves parsing ``the . . .`` a thousand times."""
+    if not quote.isascii():
+        # Fold as the normaliser folds: compatibility forms expand (``¾`` is ``3⁄4``)
+        # and accents go without splitting their word (``Ù0`` is ``u0``).
+        quote = "".join(
+            c for c in unicodedata.normalize("NFKD", quote) if not unicodedata.combining(c)
+        )
+    folded = quote.casefold()
+    distinctive: set[str] = set()
+    for pattern in (_FINE_WORD, _ROUGH_WORD):
+        for match in pattern.finditer(folded):
+            word = _ROUGH_JOINERS.sub("", match[0])
+            if word not in STOPWORDS:
+                distinctive.add(word)
+                if len(distinctive) >= MIN_DISTINCTIVE:
+                    return False
+    return True
+
+
+def _fragmentary(parsed: ParsedQuote) -> bool:
+    """Whether a parsed quotation has too little substance to check: fewer than
+    ``MIN_WORDS`` words, or fewer than ``MIN_DISTINCTIVE`` different words of
+    its own that are not ``STOPWORDS`` (a bracketed insertion is not its own; a
+    word altered in brackets is when three of its letters are, ``follo[w]``)."""
+    if parsed.word_count < MIN_WORDS:
+        return True
+    distinctive: set[str] = set()
+    for unit in parsed.units:
+        if isinstance(unit, Segment):
+            distinctive.update(w for w in unit.words if w not in STOPWORDS)
+        elif len(unit.prefix) + len(unit.suffix) >= 3 and unit.written not in STOPWORDS:
+            distinctive.add(unit.written)
+        if len(distinctive) >= MIN_DISTINCTIVE:
+            return False
+    return True
+
+
+class _OutOfSteps(Exception):
+    """The quotation's work budget ran out."""
+
+
+class _Budget:
+    """Steps a quotation may still take; ``spend`` is called *before* the work."""
+
+    __slots__ = ("limit", "used")
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.used = 0
+
+    def spend(self, steps: int) -> None:
+        if self.used + steps > self.limit:
+            self.used = self.limit
+            raise _OutOfSteps
+        self.used += steps
 
 
 @attrs.frozen(slots=True)
@@ -75,10 +206,17 @@ class QuoteMatch:
 
     ``status`` is ``found`` (the quotation is there, alterations allowed),
     ``near`` (a passage is close but differs in words: ``message`` names
-    the difference) or ``absent``.  ``start``/``end`` are offsets into the
-    original text (end exclusive), ``passage`` the authority's text of that
-    span, ``pages`` the pages it covers, ``paragraph`` its paragraph when
-    known; for a near miss they describe the closest passage.
+    the difference), ``absent``, or one of two that mean *not checked*, which
+    a caller reports as a warning, never as verified nor as not found:
+    ``fragmentary`` (too little substantive text to check: only common words
+    and ellipses, or under ``MIN_WORDS`` words; ``message`` is ``FRAGMENTARY``)
+    and ``unchecked`` (its work budget ran out; ``message`` is ``UNCHECKED``).
+    ``start``/``end`` are offsets into the original text (end exclusive),
+    ``passage`` the authority's text of that span, ``pages`` the pages it
+    covers (empty when unknown, as for a footnote whose page the text does
+    not say: then no pin check can be made), ``paragraph`` its paragraph when
+    known; for a near miss they describe the closest passage.  ``steps`` is
+    the work it took (see ``quote_steps``).
     """
 
     status: Status
@@ -88,10 +226,16 @@ class QuoteMatch:
     paragraph: int | None = None
     passage: str | None = None
     message: str | None = None
+    steps: int = attrs.field(default=0, eq=False)
 
     @property
     def found(self) -> bool:
         return self.status == "found"
+
+    @property
+    def checked(self) -> bool:
+        """False for ``fragmentary`` and ``unchecked``: nothing can be said either way."""
+        return self.status not in ("fragmentary", "unchecked")
 
 
 @attrs.frozen(slots=True)
@@ -174,13 +318,17 @@ def _plan(parsed: ParsedQuote, patterns: _Patterns) -> _Plan:
     return _Plan(parsed, chunks, tuple(offsets))
 
 
-def _occurrences(chunks: tuple[_Chunk, ...], hits: list[list[int]]) -> list[int]:
+def _occurrences(
+    chunks: tuple[_Chunk, ...], hits: list[list[int]], budget: _Budget
+) -> list[int]:
     """Where a segment occurs: the leading-space offsets at which all its chunks hit in line."""
     rarest = min(chunks, key=lambda c: len(hits[c.pattern_id]))
     candidates = [p - rarest.char_offset for p in hits[rarest.pattern_id][:_MAX_CANDIDATES]]
+    budget.spend(len(candidates) + 1)
     for chunk in chunks:
         if chunk is rarest or not candidates:
             continue
+        budget.spend(len(hits[chunk.pattern_id]) + len(candidates))
         there = set(hits[chunk.pattern_id])
         offset = chunk.char_offset
         candidates = [p for p in candidates if p + offset in there]
@@ -243,6 +391,7 @@ class QuoteIndex:
         self._paragraphs = list(text.paragraphs or self._norm.paragraphs)
         self._notes = self._footnote_pages()
         self._note_starts = [start for start, _, _ in self._notes]
+        self._negation_words: list[int] | None = None
 
     @property
     def pages(self) -> tuple[tuple[int, int], ...]:
@@ -263,23 +412,57 @@ class QuoteIndex:
         ``prefer_pages`` (one per quotation, or ``None``) picks, among several
         places a quotation occurs, one that covers that page (a pin cite).
         Never raises for any string.
+
+        Every quotation gets at most ``quote_steps(quote)`` steps of work, and
+        all of them together at most ``MAX_CALL_STEPS``: past that, the
+        answer is ``unchecked``.  A fragmentary quotation costs no search.
         """
         patterns = _Patterns()
-        plans = [_plan(parse_quote(quote), patterns) for quote in quotes]
+        plans: list[_Plan | None] = []
+        first_of: dict[str, int] = {}  # a quotation asked twice is parsed and located once
+        for i, quote in enumerate(quotes):
+            if first_of.setdefault(quote, i) != i:
+                plans.append(None)
+                continue
+            if _surely_fragmentary(quote):
+                plans.append(None)
+                continue
+            parsed = parse_quote(quote)
+            plans.append(None if _fragmentary(parsed) else _plan(parsed, patterns))
         hits = patterns.scan(self._norm.text)
         results: list[QuoteMatch] = []
+        done: dict[tuple[str, int | None], QuoteMatch] = {}
+        left = MAX_CALL_STEPS
         for i, plan in enumerate(plans):
             prefer = prefer_pages[i] if prefer_pages is not None and i < len(prefer_pages) else None
-            results.append(self._resolve(plan, hits, prefer))
+            again = done.get((quotes[i], prefer))
+            if again is not None:
+                results.append(again)
+                continue
+            if plan is None and first_of[quotes[i]] != i:
+                plan = plans[first_of[quotes[i]]]  # asked before, with another pin page
+            if plan is None:
+                results.append(QuoteMatch("fragmentary", message=FRAGMENTARY))
+                continue
+            budget = _Budget(min(quote_steps(quotes[i]), left))
+            try:
+                match = self._resolve(plan, hits, prefer, budget)
+            except _OutOfSteps:
+                match = QuoteMatch("unchecked", message=UNCHECKED)
+            left -= budget.used
+            match = done[quotes[i], prefer] = attrs.evolve(match, steps=budget.used)
+            results.append(match)
         return results
 
     # -- one quotation --
 
-    def _resolve(self, plan: _Plan, hits: list[list[int]], prefer: int | None) -> QuoteMatch:
+    def _resolve(
+        self, plan: _Plan, hits: list[list[int]], prefer: int | None, budget: _Budget
+    ) -> QuoteMatch:
         parsed = plan.parsed
         if parsed.is_empty or not plan.chunks:
             return QuoteMatch("absent", message="no words to look for")
-        spans = self._exact(plan, hits, prefer)
+        spans = self._exact(plan, hits, prefer, budget)
         if spans:
             chosen = spans[0]
             if prefer is not None:
@@ -288,7 +471,7 @@ class QuoteIndex:
                         chosen = span
                         break
             return self._match("found", chosen[0], chosen[1])
-        return self._near(plan, hits)
+        return self._near(plan, hits, budget)
 
     def _match(
         self, status: Status, first: int, last: int, message: str | None = None
@@ -307,13 +490,13 @@ class QuoteIndex:
     # -- exact assembly --
 
     def _exact(
-        self, plan: _Plan, hits: list[list[int]], prefer: int | None
+        self, plan: _Plan, hits: list[list[int]], prefer: int | None, budget: _Budget
     ) -> list[tuple[int, int]]:
         """Word spans ``(first, last)`` where the quotation assembles: at most one
         unless a preferred page asks for alternatives."""
         occurrences: dict[int, list[int]] = {}
         for index, chunks in plan.chunks.items():
-            found = _occurrences(chunks, hits)
+            found = _occurrences(chunks, hits, budget)
             if not found:
                 return []
             occurrences[index] = found
@@ -325,12 +508,13 @@ class QuoteIndex:
         wanted = 8 if prefer is not None else 1
         spans: list[tuple[int, int]] = []
         for leading_space in occurrences[anchor]:
+            budget.spend(1)
             first_word = norm.word_at(leading_space)
             stop_word = first_word + len(anchor_unit.words)
-            right = self._extend_right(plan, anchor, stop_word)
+            right = self._extend_right(plan, anchor, stop_word, budget)
             if right is None:
                 continue
-            left = self._extend_left(plan, anchor, first_word)
+            left = self._extend_left(plan, anchor, first_word, budget)
             if left is None:
                 continue
             spans.append((left, right - 1))
@@ -338,7 +522,9 @@ class QuoteIndex:
                 break
         return spans
 
-    def _starts(self, unit: Segment | Wild, first: int, last: int) -> list[int]:
+    def _starts(
+        self, unit: Segment | Wild, first: int, last: int, budget: _Budget
+    ) -> list[int]:
         """The words from ``first`` to ``last`` (inclusive) at which ``unit`` begins."""
         norm = self._norm
         size = len(unit.words) if isinstance(unit, Segment) else 1
@@ -347,8 +533,11 @@ class QuoteIndex:
         if last < first:
             return []
         if isinstance(unit, Wild):
+            # A word at a time in Python: several times the cost of a segment's search.
+            budget.spend(_WILD_STEPS * (last - first + 1) + 1)
             return [w for w in range(first, last + 1) if unit.accepts(norm.word(w))]
         # A segment: one C-level search over the window, not a check per word.
+        budget.spend(last - first + 2)
         text, pattern, starts = norm.text, unit.pattern, norm.starts
         found: list[int] = []
         stop = starts[last] + len(pattern)
@@ -358,33 +547,80 @@ class QuoteIndex:
             position = text.find(pattern, position + 1, stop)
         return found
 
-    def _extend_right(self, plan: _Plan, anchor: int, stop: int) -> int | None:
+    def _negations(self, first: int, stop: int) -> int:
+        """How many of words ``first`` to ``stop - 1`` are negations."""
+        if self._negation_words is None:
+            norm = self._norm
+            pattern = re.compile(" (?:" + "|".join(sorted(NEGATIONS)) + ")(?= )")
+            self._negation_words = [norm.word_at(m.start()) for m in pattern.finditer(norm.text)]
+        words = self._negation_words
+        return bisect.bisect_left(words, stop) - bisect.bisect_left(words, first)
+
+    def _placements(
+        self,
+        unit: Segment | Wild,
+        gap: Gap,
+        states: list[int],
+        budget: _Budget,
+        *,
+        rightwards: bool,
+    ) -> set[int]:
+        """For every partial assembly (``states``), where ``unit`` can go next across
+        ``gap``: rightwards, states are the word after the assembly and the result
+        the word after ``unit``; leftwards, the assembly's first word and ``unit``'s.
+
+        Overlapping windows are searched once; a bracket gap's words must hold
+        the bracket's own negations, no more and no fewer."""
+        size = len(unit.words) if isinstance(unit, Segment) else 1
+        if rightwards:
+            windows = [(state + gap.low, state + gap.high, state) for state in states]
+        else:
+            windows = [
+                (state - gap.high - size, state - gap.low - size, state) for state in states
+            ]
+        reached: set[int] = set()
+        if gap.kind == "bracket":
+            for first, last, state in windows:
+                for w in self._starts(unit, first, last, budget):
+                    between = (state, w) if rightwards else (w + size, state)
+                    if self._negations(*between) == gap.negations:
+                        reached.add(w + size if rightwards else w)
+            return reached
+        windows.sort()
+        merged: list[list[int]] = []
+        for first, last, _ in windows:
+            if merged and first <= merged[-1][1] + 1:
+                merged[-1][1] = max(merged[-1][1], last)
+            else:
+                merged.append([first, last])
+        # Windows that overlap or touch merge, so a merged one is exactly their union.
+        for first, last in merged:
+            reached.update(
+                w + size if rightwards else w for w in self._starts(unit, first, last, budget)
+            )
+        return reached
+
+    def _extend_right(self, plan: _Plan, anchor: int, stop: int, budget: _Budget) -> int | None:
         """The word after the last unit, extending from the anchor rightwards."""
         units, gaps = plan.parsed.units, plan.parsed.gaps
         states = [stop]  # for each partial assembly, the word after its last unit
         for index in range(anchor + 1, len(units)):
-            unit, gap = units[index], gaps[index - 1]
-            size = len(unit.words) if isinstance(unit, Segment) else 1
-            reached: set[int] = set()
-            for state in states:
-                reached.update(
-                    w + size for w in self._starts(unit, state + gap.low, state + gap.high)
-                )
+            budget.spend(len(states))
+            reached = self._placements(
+                units[index], gaps[index - 1], states, budget, rightwards=True
+            )
             if not reached:
                 return None
             states = sorted(reached)[:MAX_STATES]
         return states[0]
 
-    def _extend_left(self, plan: _Plan, anchor: int, first: int) -> int | None:
+    def _extend_left(self, plan: _Plan, anchor: int, first: int, budget: _Budget) -> int | None:
         """The first word of the first unit, extending from the anchor leftwards."""
         units, gaps = plan.parsed.units, plan.parsed.gaps
         states = [first]  # for each partial assembly, its first word
         for index in range(anchor - 1, -1, -1):
-            unit, gap = units[index], gaps[index]
-            size = len(unit.words) if isinstance(unit, Segment) else 1
-            reached: set[int] = set()
-            for state in states:
-                reached.update(self._starts(unit, state - gap.high - size, state - gap.low - size))
+            budget.spend(len(states))
+            reached = self._placements(units[index], gaps[index], states, budget, rightwards=False)
             if not reached:
                 return None
             states = sorted(reached, reverse=True)[:MAX_STATES]
@@ -392,16 +628,18 @@ class QuoteIndex:
 
     # -- near misses --
 
-    def _near(self, plan: _Plan, hits: list[list[int]]) -> QuoteMatch:
+    def _near(self, plan: _Plan, hits: list[list[int]], budget: _Budget) -> QuoteMatch:
         parsed = plan.parsed
         if parsed.word_count > MAX_NEAR_WORDS:
             return QuoteMatch("absent", message="too long to compare word by word")
-        window = self._window(plan, hits)
+        window = self._window(plan, hits, budget)
         if window is None:
             return QuoteMatch("absent")
-        return _Alignment(self, parsed, *window).result()
+        return _Alignment(self, parsed, *window, budget).result()
 
-    def _window(self, plan: _Plan, hits: list[list[int]]) -> tuple[int, int] | None:
+    def _window(
+        self, plan: _Plan, hits: list[list[int]], budget: _Budget
+    ) -> tuple[int, int] | None:
         """The words of the text where most of the quotation's chunks hit together."""
         norm = self._norm
         votes: list[tuple[int, int]] = []  # (diagonal, chunk number)
@@ -412,6 +650,7 @@ class QuoteIndex:
                 found = hits[chunk.pattern_id]
                 if len(found) > _MAX_VOTING_HITS:
                     continue
+                budget.spend(2 * len(found) + 1)  # placed, then sorted and swept
                 for position in found:
                     votes.append((norm.word_at(position) - chunk.word_offset, number))
         if not votes:
@@ -459,7 +698,9 @@ class QuoteIndex:
         if self._notes:
             i = bisect.bisect_right(self._note_starts, start) - 1
             if i >= 0 and start < self._notes[i][1]:
-                return (self._notes[i][2],)  # a footnote printed at the end
+                # A footnote printed at the end: on its call's page, or unknown.
+                page = self._notes[i][2]
+                return () if page is None else (page,)
         first = self._page_at(start)
         pages: list[int] = [] if first is None else [first]
         j = bisect.bisect_right(offsets, start)
@@ -468,28 +709,33 @@ class QuoteIndex:
             j += 1
         return tuple(pages)
 
-    def _footnote_pages(self) -> list[tuple[int, int, int]]:
+    def _footnote_pages(self) -> list[tuple[int, int, int | None]]:
         """``(start, end, page)`` of footnotes gathered at the end of the text
-        (``[12] text`` lines, CourtListener's layout), each on the page of its
-        call (``[12]`` or ``<sup>[12]</sup>`` in the body); empty when the
-        calls are not in the text or no page is known."""
+        (``[12] text`` lines, CourtListener's layout), after the last page mark.
+
+        Such a footnote is on the page of its call (``[12]`` or
+        ``<sup>[12]</sup>`` in the body) when the text carries the call.
+        Without one its page is unknown (``None``): the page marks say only
+        where the last page *begins*, and a footnote printed after the opinion
+        was really at the foot of some earlier page.  A footnote before the
+        last page mark (printed where it falls) is on the page of its own
+        marker, so it is not listed here."""
         text = self._source
         if not self._page_offsets or "[" not in text:
             return []
-        starts = list(_NOTE_START.finditer(text))
-        if not starts:
+        last_mark = self._page_offsets[-1]
+        starts = [m for m in _NOTE_START.finditer(text) if m.start() >= last_mark]
+        if not starts or starts[0][1] != "1":
             return []
         body_end = starts[0].start()
         calls: dict[str, int] = {}
         for call in _NOTE_CALL.finditer(text, 0, body_end):
             calls.setdefault(call[1] or call[2], call.start())
-        notes: list[tuple[int, int, int]] = []
+        notes: list[tuple[int, int, int | None]] = []
         for i, note in enumerate(starts):
             end = starts[i + 1].start() if i + 1 < len(starts) else len(text)
             called = calls.get(note[1])
-            page = None if called is None else self._page_at(called)
-            if page is not None:
-                notes.append((note.start(), end, page))
+            notes.append((note.start(), end, None if called is None else self._page_at(called)))
         return notes
 
     def _paragraph_of(self, start: int) -> int | None:
@@ -525,7 +771,10 @@ class _Alignment:
     """A word-by-word alignment of a quotation against a window of the text,
     read as tolerated alterations and named differences."""
 
-    def __init__(self, index: QuoteIndex, parsed: ParsedQuote, start: int, stop: int) -> None:
+    def __init__(
+        self, index: QuoteIndex, parsed: ParsedQuote, start: int, stop: int, budget: _Budget
+    ) -> None:
+        self.budget = budget
         self.index = index
         self.parsed = parsed
         self.start = start
@@ -563,6 +812,10 @@ class _Alignment:
         return _shorten(self.index._source[start:end])
 
     def result(self) -> QuoteMatch:
+        # The alignment is bit-parallel: about one step per quoted word per 64 words
+        # of the window; reading it back is linear, judging a stretch quadratic in it.
+        size, room = len(self.tokens), len(self.window)
+        self.budget.spend(size * (room // 64 + 1) + size + room)
         ops = Levenshtein.opcodes(self.tokens, self.window)
         blocks: list[tuple[int, int, int, int]] = []  # non-equal stretches
         equal_words = 0
@@ -637,12 +890,23 @@ class _Alignment:
         or the kind of difference."""
         quoted = self.tokens[q1:q2]
         text = self.window[t1:t2]
+        self.budget.spend(len(quoted) + len(text) + 1)
         gap_positions = [i for i in range(q1, q2) if i in self.gaps]
         if gap_positions:
             allowance = sum(self.gaps[i].high for i in gap_positions)
             rest = [i for i in range(q1, q2) if i not in self.gaps]
             if len(text) - len(rest) > allowance:
                 return "gap", 0
+            if all(self.gaps[i].kind == "bracket" for i in gap_positions):
+                # Brackets replace words, never a negation: the stretch must hold
+                # as many as the quotation's words and brackets here do.
+                claimed = sum(self.gaps[i].negations for i in gap_positions) + sum(
+                    1
+                    for i in rest
+                    if (self.wilds[i].negates if i in self.wilds else is_negation(self.tokens[i]))
+                )
+                if sum(map(is_negation, text)) != claimed:
+                    return "negation", 0
             # Every other quoted token must still appear, in order, among the text's.
             position = 0
             for i in rest:
@@ -715,6 +979,8 @@ class _Alignment:
             return f"words in another order: '{quoted}' where the authority says '{text}'"
         if kind == "gap":
             return f"the text omitted at '{quoted}' is longer than an ellipsis allows"
+        if kind == "negation":
+            return f"the alteration '{quoted}' stands for '{text}': a negation dropped or added"
         return f"'{quoted}' where the authority says '{text}'"
 
 

@@ -5,10 +5,13 @@ Bluebook alterations become structure rather than text:
 * an ellipsis (``...``, ``. . .``, ``…``, ``* * *``, ``[...]``) is an ordered
   gap of up to ``MAX_ELLIPSIS_WORDS`` words of the authority;
 * a bracketed insertion standing alone (``[the State]``) replaces up to
-  ``MAX_BRACKET_WORDS`` unknown words (possibly none: a pure insertion);
+  ``MAX_BRACKET_WORDS`` unknown words (possibly none: a pure insertion), but
+  never a negation it does not carry itself (``[did]`` cannot stand for
+  ``has not``): the gap records how many negations its words hold;
 * a bracket inside a word (``[t]he``, ``d[id]``, ``establish[ing]``) stands
   for one word of the authority that begins and ends with the unbracketed
-  letters (so ``[T]he`` matches ``the``, ``d[id]`` matches ``do``);
+  letters (so ``[T]he`` matches ``the``, ``d[id]`` matches ``do``), and is a
+  negation exactly when the word as written is one (``[can]not``);
 * editorial notes (``[sic]``, ``[emphasis added]``, ``[citation omitted]``,
   bracketed footnote numbers) and a trailing explanatory parenthetical
   (``(emphasis added)``, ``(internal quotation marks omitted)``,
@@ -24,6 +27,7 @@ import re
 
 import attrs
 
+from citeverify.quotes._negation import is_negation
 from citeverify.quotes._normalize import normalize_text
 
 __all__ = [
@@ -93,23 +97,32 @@ class Wild:
     prefix: str
     suffix: str
     span: tuple[int, int]
+    #: Whether the word as written (brackets dropped) is a negation.
+    negates: bool = False
+    #: The word as written, brackets dropped, in matching form.
+    written: str = ""
 
     def accepts(self, word: str) -> bool:
         return (
             word.startswith(self.prefix)
             and word.endswith(self.suffix)
             and len(word) >= max(len(self.prefix), len(self.suffix), 1)
+            and is_negation(word) == self.negates
         )
 
 
 @attrs.frozen(slots=True)
 class Gap:
-    """Between two units: from ``low`` to ``high`` words of the authority."""
+    """Between two units: from ``low`` to ``high`` words of the authority.
+
+    A ``bracket`` gap's words must hold exactly ``negations`` negations (those
+    of the bracketed words): an alteration never drops or adds a ``not``."""
 
     low: int
     high: int
     kind: str  # "none", "ellipsis" or "bracket"
     span: tuple[int, int] | None = None  # the marks in the quotation
+    negations: int = 0
 
 
 NO_GAP = Gap(0, 0, "none")
@@ -180,7 +193,13 @@ def _word_bounds(quote: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
+_PLAIN = re.compile(r"[A-Za-z \t\n]*")
+_PLAIN_WORD = re.compile(r"[A-Za-z]+")
+
+
 def _fold(fragment: str) -> str:
+    if _PLAIN_WORD.fullmatch(fragment) or not fragment:
+        return fragment.lower()
     return "".join(normalize_text(fragment, quote=True).text.split())
 
 
@@ -195,6 +214,13 @@ class _Assembler:
 
     def text(self, start: int, end: int) -> None:
         if start >= end:
+            return
+        if _PLAIN.fullmatch(self.quote, start, end):
+            # Plain letters and spaces read as themselves, lower-cased: the common
+            # case, and many short pieces between ellipses, without a normalisation each.
+            for word in _PLAIN_WORD.finditer(self.quote, start, end):
+                self.words.append(word[0].lower())
+                self.spans.append(word.span())
             return
         norm = normalize_text(self.quote[start:end], quote=True)
         self.words.extend(norm.text.split())
@@ -222,6 +248,7 @@ class _Assembler:
             min(self.pending.high + gap.high, MAX_ELLIPSIS_WORDS),
             kind,
             (first[0], last[1]) if first and last else None,
+            self.pending.negations + gap.negations,
         )
 
     def wild(self, wild: Wild) -> None:
@@ -273,11 +300,13 @@ def parse_quote(quote: str) -> ParsedQuote:
             chunk = body[word_start:word_end]
             prefix = _fold(chunk[: chunk.find("[")])
             suffix = _fold(chunk[chunk.rfind("]") + 1 :])
-            out.wild(Wild(prefix, suffix, (word_start, word_end)))
+            written = _fold(chunk.replace("[", "").replace("]", ""))
+            out.wild(Wild(prefix, suffix, (word_start, word_end), is_negation(written), written))
             position = word_end
             continue
         out.text(position, start)
-        out.gap(Gap(0, MAX_BRACKET_WORDS, "bracket", (start, end)))
+        negations = sum(map(is_negation, normalize_text(content, quote=True).text.split()))
+        out.gap(Gap(0, MAX_BRACKET_WORDS, "bracket", (start, end), negations))
         position = end
     out.text(position, len(body))
     return out.result()
