@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -86,24 +87,37 @@ class TestLinearTime:
     @pytest.mark.parametrize("name", sorted(_HOSTILE))
     @pytest.mark.parametrize("kind", KINDS)
     def test_hostile_100kb(self, name: str, kind: str) -> None:
-        """Each 100 KB hostile string parses in well under a second for every kind."""
+        """Each 100 KB hostile string gets an answer: a guard against hangs, not a speed
+        target (a quadratic parse of 100 KB would take hours; speed is in bench/)."""
         text = _HOSTILE[name]
         started = time.perf_counter()
         parse(text, kind)
-        assert time.perf_counter() - started < 0.5
+        assert time.perf_counter() - started < 10.0
 
     @pytest.mark.parametrize("name", ["digits", "volumes and reporters", "pins"])
-    def test_growth_is_linear(self, name: str) -> None:
-        """Parsing ten times more hostile text costs about ten times more, not a hundred."""
+    def test_growth_is_linear(self, name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+        """Ten times more hostile text costs about ten times more reporter probes, not a
+        hundred: work is counted (the scanner's probes), not timed."""
+        from citeverify.citations import case as case_module
 
-        def best(text: str) -> float:
-            times = []
-            for _ in range(3):
-                started = time.perf_counter()
-                parse(text, "case")
-                times.append(time.perf_counter() - started)
-            return min(times)
+        calls = {"at": 0}
+        for method in ("at", "_reporter_cite", "token_at"):
+            original = getattr(case_module._Scanner, method)
+
+            def counting(self: case_module._Scanner, *args: Any, _original: Any = original) -> Any:
+                calls["at"] += 1
+                return _original(self, *args)
+
+            monkeypatch.setattr(case_module._Scanner, method, counting)
+
+        def probes(text: str) -> int:
+            calls["at"] = 0
+            parse(text, "case")
+            return calls["at"]
 
         long_text = _HOSTILE[name]
         short_text = long_text[: len(long_text) // 10]
-        assert best(long_text) < 30 * max(best(short_text), 1e-4)
+        assert probes(long_text) <= 12 * probes(short_text) + 10
+        assert probes(long_text) <= 4 * len(long_text.split()) + 10
+        if name == "pins":  # the counter is wired: a long pin list is probed pin by pin
+            assert probes(long_text) > len(long_text.split())

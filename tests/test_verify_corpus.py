@@ -15,7 +15,6 @@ from __future__ import annotations
 import csv
 import json
 import random
-import time
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -23,6 +22,8 @@ from typing import Any
 import pytest
 
 import citeverify
+import citeverify.providers
+from citeverify.providers._base import LookupRequest
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / "scotus"
 SAMPLE_FILE = Path(__file__).resolve().parent / "data" / "verify_corpus_sample.json"
@@ -265,16 +266,25 @@ class TestFabrications:
         "“" * 10_000,
     ],
 )
-def test_hostile_quotations_are_answered_quickly(quote: str) -> None:
-    """A 10,000-character hostile quotation against a real opinion: a verdict in bounded time."""
+def test_hostile_quotations_are_answered_within_their_budget(quote: str) -> None:
+    """A 10,000-character hostile quotation against a real opinion: never verified, and the
+    locator's work stays within the quotation's step budget (a bound on work, not on time)."""
+    from citeverify.quotes import QuoteIndex, quote_steps
+
     items = [
         {"id": "c", "type": "case", "rawText": "Virginia v. Black, 538 U.S. 343 (2003)"},
         {"id": "q", "type": "quote", "parentCaseId": "c", "quoteText": quote},
     ]
-    started = time.perf_counter()
     out = citeverify.verify_request({"items": items})
-    assert time.perf_counter() - started < 3.0
     assert out["results"][1]["verdict"]["status"] != "verified"
+    answer = citeverify.providers.default_provider().lookup(
+        [LookupRequest(citeverify.parse("538 U.S. 343"))]  # type: ignore[arg-type]
+    )[0]
+    text = answer.authorities[0].text()  # type: ignore[union-attr]
+    assert text is not None
+    match = QuoteIndex(text).locate(quote)
+    assert match.status != "found"
+    assert match.steps <= quote_steps(quote)
 
 
 if __name__ == "__main__":  # regenerate the committed sample from ../shared/data

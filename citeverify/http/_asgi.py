@@ -114,7 +114,7 @@ class AsgiApp:
         if root and path.startswith(root):
             path = path[len(root) :] or "/"
         method: str = scope.get("method", "GET")
-        limit = self.service.max_body_bytes
+        limit = self.service.max_body_bytes_for(path)
         too_large = False
         chunks: list[bytes] = []
         declared = _content_length(raw_headers)

@@ -198,12 +198,12 @@ class Service:
 
     @property
     def max_body_bytes(self) -> int:
-        """Bodies longer than this are refused before they are parsed.
+        """Bodies longer than this are refused before they are parsed (item requests)."""
+        return self.limits.max_body_bytes
 
-        The larger of the item limit and the document limit: the adapters stop
-        reading there, and each endpoint then applies its own.
-        """
-        return max(self.limits.max_body_bytes, MAX_DOCUMENT_BYTES)
+    def max_body_bytes_for(self, path: str) -> int:
+        """Where the adapters stop reading a body to ``path``: a brief may be larger."""
+        return MAX_DOCUMENT_BYTES if path == VERIFY_DOCUMENT_PATH else self.limits.max_body_bytes
 
     @property
     def provider(self) -> Provider:

@@ -59,7 +59,7 @@ class WsgiApp:
         return [response.body]
 
     def _read(self, environ: dict[str, Any]) -> tuple[bytes, bool]:
-        limit = self.service.max_body_bytes
+        limit = self.service.max_body_bytes_for(environ.get("PATH_INFO") or "/")
         stream = environ.get("wsgi.input")
         try:
             declared = int(environ.get("CONTENT_LENGTH") or 0)
