@@ -17,7 +17,9 @@ give the same ``Response``, byte for byte once encoded.
 from __future__ import annotations
 
 import concurrent.futures
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Final
 
@@ -462,9 +464,7 @@ class _Driver:
     def _locate(
         self, text: AuthorityText, tasks: Sequence[Task], judged: Mapping[str, _Judged]
     ) -> list[Any]:
-        from citeverify import quotes as quote_locator
-
-        index = quote_locator.QuoteIndex(text)
+        index = _quote_index(text)
         # A passage can occur twice (syllabus and opinion); prefer the cited pin page.
         prefer: list[int | None] = []
         for task in tasks:
@@ -487,6 +487,37 @@ class _Driver:
             return None
 
 
+#: Normalised authority texts, kept across runs: an opinion quoted in one brief is
+#: quoted in the next, and normalising 200 KB costs more than the search itself.
+_INDEXES: OrderedDict[str, Any] = OrderedDict()
+_INDEXES_MAX: Final = 32
+_INDEXES_LOCK = threading.Lock()
+
+
+def _quote_index(text: AuthorityText) -> Any:
+    """The locator's index of ``text``, built once per distinct text (bounded LRU)."""
+    from citeverify import quotes as quote_locator
+
+    key = text.text
+    with _INDEXES_LOCK:
+        index = _INDEXES.get(key)
+        if index is not None and index.text_of == text:
+            _INDEXES.move_to_end(key)
+            return index.index
+    built = quote_locator.QuoteIndex(text)
+    with _INDEXES_LOCK:
+        _INDEXES[key] = _Indexed(text, built)
+        while len(_INDEXES) > _INDEXES_MAX:
+            _INDEXES.popitem(last=False)
+    return built
+
+
+@attrs.frozen(slots=True)
+class _Indexed:
+    text_of: AuthorityText
+    index: Any
+
+
 def _pin(parent: _Judged) -> Any:
     return parent.pin_of.pin if isinstance(parent.pin_of, CaseCitation) else None
 
@@ -494,7 +525,9 @@ def _pin(parent: _Judged) -> Any:
 def _nonempty(components: Any) -> Any:
     if components is None:
         return None
-    return components if any(attrs.astuple(components)) else None
+    c = components
+    filled = c.volume or c.reporter or c.page or c.pinpoint or c.year is not None
+    return components if filled else None
 
 
 def _summary(results: Sequence[Result], billed: int, expected: int) -> Summary:

@@ -618,12 +618,15 @@ def _found(chunk: _Chunk, start: int, end: int, citation: FoundCitation) -> Foun
 
 # Cheap anchors every form of a kind contains; the kind's full patterns run
 # only in windows around them (windows merge, so no character is read twice).
+# Triggers are necessary conditions (every pattern match holds one), kept tight so
+# that prose ("State", "Supreme", "Federal") opens no window.
 _STATUTE_TRIGGER: Final = re.compile(
-    r"U\.?\s?S\.?\s?C|C\.?\s?F\.?\s?R|Pub|P\.\s?L\.|Stat|Code|Laws|ILCS|RCW|MCL|"
+    r"U\.?\s?S\.?\s?C|C\.?\s?F\.?\s?R|Pub|P\.\s?L\.|Stat(?![a-z])|Code|Laws|ILCS|RCW|MCL|"
     r"O\.C\.G|N\.J\.S|M\.\s?G\.\s?L|C\.\s?P\.\s?L"
 )
 _RULE_TRIGGER: Final = re.compile(
-    r"Fed|FED|fed\.|F\.\s?R\.|FR[A-Z]|Rule|RULE|rule\s|Bankruptcy|Sup|S\.\s?Ct\.\s?R"
+    r"Fed(?![a-z])|Federal\s{0,2}R|FED|fed\.|F\.\s?R\.|FR[A-Z]|Rule|RULE|rule\s|Bankruptcy|"
+    r"Sup(?![a-z])|Supreme\s{1,2}Court\s{1,2}Rule|S\.\s?Ct\.\s?R"
 )
 _CONSTITUTION_TRIGGER: Final = re.compile(r"Const")
 _BEFORE: Final = 120  # the longest stretch of a match before its anchor

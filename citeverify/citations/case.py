@@ -71,6 +71,13 @@ _MAX_REPORTER_TOKENS: Final = 12
 _MAX_NAME: Final = 400
 _TOKEN: Final = re.compile(r"\S+")
 _VOLUME: Final = re.compile(r"\d{1,5}")
+# Where a citation can begin (see ``_Scanner.candidates``): a volume followed by a token
+# that is not a number (no reporter spelling begins with a digit), a token that begins
+# with a digit and goes on with more than digits (hyphenated and compact neutral
+# citations), or an ECLI.
+_CANDIDATE: Final = re.compile(
+    r"(?<!\S)(?:\d{1,5}(?=\s+[^\s\d])|\d+[^\s\d]|[Ee][Cc][Ll][Ii]:)"
+)
 # A page, with the suffixes courts add to it: a letter or two (``189A``,
 # ``47M``, ``160407WC``, ``736a``), Illinois's ``-U``/``-B`` (``111279-U``),
 # New York's unreported ``(A)``/``[U]``; or a blank slip-opinion page (``___``).
@@ -148,6 +155,21 @@ class _Scanner:
         self.text = text
         self.tokens = [(m.start(), m.end(), m.group()) for m in _TOKEN.finditer(text)]
         self.starts = [t[0] for t in self.tokens]
+        self._candidates: list[int] | None = None
+
+    def candidates(self) -> list[int]:
+        """Indices of the tokens a citation can begin at, found by one regex pass.
+
+        A brief is mostly words; only a volume followed by a word, a neutral
+        citation token or an ECLI can begin a citation, so ``first`` looks at
+        those alone instead of testing every token in Python.
+        """
+        if self._candidates is None:
+            starts = self.starts
+            self._candidates = [
+                bisect.bisect_left(starts, m.start()) for m in _CANDIDATE.finditer(self.text)
+            ]
+        return self._candidates
 
     def token_at(self, offset: int) -> int:
         """Index of the first token starting at or after ``offset``."""
@@ -155,18 +177,9 @@ class _Scanner:
 
     def first(self, from_token: int = 0) -> _Hit | None:
         """The first citation at or after token ``from_token``."""
-        tokens = self.tokens
-        count = len(tokens)
-        for index in range(from_token, count):
-            token = tokens[index][2]
-            # Cheap rejections first: no reporter spelling begins with a digit.
-            if (
-                token[0].isdigit()
-                and token.isdigit()
-                and (index + 1 >= count or tokens[index + 1][2][0].isdigit())
-            ):
-                continue
-            hit = self.at(index)
+        candidates = self.candidates()
+        for position in range(bisect.bisect_left(candidates, from_token), len(candidates)):
+            hit = self.at(candidates[position])
             if hit is not None:
                 return hit
         return None

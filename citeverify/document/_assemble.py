@@ -259,10 +259,13 @@ def _attribute(
 
 def assemble(text: str, found: Sequence[Found], quotations: Sequence[QuotationSpan]) -> list[Task]:
     """Tasks for every citation and quotation of ``text``, in document order, with ids."""
-    quote_spans = [(q.start, q.end) for q in quotations]
+    # Quotations do not overlap one another (blocks swallow the inline ones inside them),
+    # so the only quotation that can hold a span is the last one starting before it.
+    quote_starts = [q.start for q in quotations]
 
     def inside_quotation(start: int, end: int) -> bool:
-        return any(qs <= start and end <= qe for qs, qe in quote_spans if qs < start)
+        at = bisect.bisect_left(quote_starts, start) - 1
+        return at >= 0 and end <= quotations[at].end
 
     walk = _Walk(text)
     placed: list[_Placed] = []
