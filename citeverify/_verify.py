@@ -61,6 +61,9 @@ Progress = Callable[[int, int], None]
 #: Seconds a run may spend fetching texts and searching for misattributed
 #: quotations, all together; what is not done by then is reported unchecked.
 DEFAULT_DEADLINE: Final = 60.0
+#: Locator steps one run may spend on all its quotations together (each text's
+#: search also has its own cap): a request's cost stays a small multiple of its size.
+MAX_RUN_STEPS: Final = 20_000_000
 _TEXT_WORKERS: Final = 8
 
 
@@ -263,6 +266,7 @@ class _Driver:
         self.progress = progress
         self.deadline = deadline
         self.done = 0
+        self.steps_left = MAX_RUN_STEPS
 
     def run(self) -> Response:
         # 1. plan: every distinct citation once; bill the full citations only
@@ -471,8 +475,9 @@ class _Driver:
             pin = _pin(judged[task.parent or ""])
             prefer.append(pin.first if pin is not None else None)
         matches: list[Any] = index.locate_many(
-            [t.quote_text or "" for t in tasks], prefer_pages=prefer
+            [t.quote_text or "" for t in tasks], prefer_pages=prefer, budget=self.steps_left
         )
+        self.steps_left = max(0, self.steps_left - sum(m.steps for m in matches))
         return matches
 
     def _search_elsewhere(

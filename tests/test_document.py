@@ -350,3 +350,21 @@ def test_database_numbers_say_the_database_is_not_public(raw: str) -> None:
     (result,) = citeverify.verify([{"id": "1", "type": "case", "rawText": raw}]).results
     assert result.verdict.outcome == "unverified"
     assert "not public" in (result.verdict.message or "")
+
+
+def test_run_budget_spent_leaves_quotations_unchecked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once a run's locator steps are spent, the remaining quotations are warnings, never
+    verified and never 'not found': the request's work is bounded as a whole."""
+    import citeverify._verify as driver
+
+    text = SAMPLE.read_text(encoding="utf-8")
+    full = check(text)
+    assert any(
+        r["type"] == "quote" and r["verdict"]["status"] == "verified" for r in full["results"]
+    )
+    monkeypatch.setattr(driver, "MAX_RUN_STEPS", 1)
+    starved = check(text)
+    quotes = [r for r in starved["results"] if r["type"] == "quote"]
+    assert quotes
+    assert all(q["verdict"]["status"] == "warning" for q in quotes), [q["verdict"] for q in quotes]
+    assert all(q["verdict"]["outcome"] == "unverified" for q in quotes)

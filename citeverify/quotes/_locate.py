@@ -405,7 +405,11 @@ class QuoteIndex:
         return self.locate_many([quote], prefer_pages=[prefer_page])[0]
 
     def locate_many(
-        self, quotes: Sequence[str], *, prefer_pages: Sequence[int | None] | None = None
+        self,
+        quotes: Sequence[str],
+        *,
+        prefer_pages: Sequence[int | None] | None = None,
+        budget: int = MAX_CALL_STEPS,
     ) -> list[QuoteMatch]:
         """Locate every quotation, with one scan of the text for all of them.
 
@@ -414,8 +418,9 @@ class QuoteIndex:
         Never raises for any string.
 
         Every quotation gets at most ``quote_steps(quote)`` steps of work, and
-        all of them together at most ``MAX_CALL_STEPS``: past that, the
-        answer is ``unchecked``.  A fragmentary quotation costs no search.
+        all of them together at most ``budget`` (``MAX_CALL_STEPS`` unless a
+        caller's own budget is smaller): past that, the answer is
+        ``unchecked``.  A fragmentary quotation costs no search.
         """
         patterns = _Patterns()
         plans: list[_Plan | None] = []
@@ -432,7 +437,7 @@ class QuoteIndex:
         hits = patterns.scan(self._norm.text)
         results: list[QuoteMatch] = []
         done: dict[tuple[str, int | None], QuoteMatch] = {}
-        left = MAX_CALL_STEPS
+        left = min(budget, MAX_CALL_STEPS)
         for i, plan in enumerate(plans):
             prefer = prefer_pages[i] if prefer_pages is not None and i < len(prefer_pages) else None
             again = done.get((quotes[i], prefer))
