@@ -449,13 +449,13 @@ class QuoteIndex:
             if plan is None:
                 results.append(QuoteMatch("fragmentary", message=FRAGMENTARY))
                 continue
-            budget = _Budget(min(quote_steps(quotes[i]), left))
+            allowed = _Budget(min(quote_steps(quotes[i]), left))
             try:
-                match = self._resolve(plan, hits, prefer, budget)
+                match = self._resolve(plan, hits, prefer, allowed)
             except _OutOfSteps:
                 match = QuoteMatch("unchecked", message=UNCHECKED)
-            left -= budget.used
-            match = done[quotes[i], prefer] = attrs.evolve(match, steps=budget.used)
+            left -= allowed.used
+            match = done[quotes[i], prefer] = attrs.evolve(match, steps=allowed.used)
             results.append(match)
         return results
 
