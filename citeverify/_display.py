@@ -248,7 +248,19 @@ def result_html(result: Result) -> str:
 
 
 def response_html(response: Response) -> str:
-    """A summary line (overall status, counts, billing, usage), then one row per result."""
+    """A summary line (overall status, counts, billing, usage), then one row per result.
+
+    A document response (its results carry positions) is shown as the offline report
+    is (``citeverify.report.render_fragment``, inline styles only): the brief marked,
+    when its text is in the response (PDF and Word input), the problems worst first,
+    and each result with the citation it was resolved or attributed to.
+    """
+    if any(r.position is not None for r in response.results):
+        from citeverify import _codec
+        from citeverify.report import render_fragment
+
+        text = response.document.text if response.document is not None else None
+        return render_fragment(_codec.response_to_dict(response), text, title="citeverify")
     s = response.summary
     u = response.usage
     if u.limit >= UNLIMITED:  # the library's default meter: no real quota (billed shown once)

@@ -4,8 +4,8 @@
 draws, without a server and without script: the brief with every citation and
 quotation marked (colour, an icon and a word, never colour alone), a summary, the
 problems worst first, and each result's evidence in a ``<details>`` element.  It is
-what ``citeverify check --format html`` writes and what a notebook shows for a
-document response.
+what ``citeverify check --format html`` writes; ``render_fragment`` is the same
+body with inline styles, which is what a notebook shows for a document response.
 
 Why no script: the file is mailed, archived and printed; it must read the same in a
 browser with script disabled, in a notebook that strips script, and on paper.  Why
@@ -25,7 +25,7 @@ from urllib.parse import urlsplit
 
 from citeverify._version import __version__
 
-__all__ = ["render_html"]
+__all__ = ["render_fragment", "render_html"]
 
 _RANK = {"critical": 0, "warning": 1, "verified": 2}
 _ICON = {"critical": "\u2716", "warning": "\u26a0", "verified": "\u2714"}
@@ -343,20 +343,9 @@ def _css() -> str:
     return css.replace("</", "<\\/")  # a style element ends at the first "</style"
 
 
-def render_html(
-    response: Mapping[str, Any],
-    text: str | None = None,
-    *,
-    title: str = "citeverify report",
-) -> str:
-    """One self-contained HTML file for a document response (the JSON-ready dict).
-
-    ``text`` is the text the positions point into: the submitted text, or, when the
-    response carries ``document.text`` (PDF and Word input), that by default.  Without
-    either, the report lists the results but cannot mark them in the text.  The file
-    needs no network and no script; it prints on A4 and Letter (the side panel then
-    follows the text).
-    """
+def _body(response: Mapping[str, Any], text: str | None, title: str, heading: str) -> str:
+    """The report's content, with class names for the style sheet (``render_html``) or
+    for ``_inline_styles`` (``render_fragment``)."""
     results_raw = response.get("results")
     if not isinstance(results_raw, list):
         results_raw = []
@@ -373,12 +362,7 @@ def render_html(
         marked = f'<div class="cv-text" data-role="text">{_marked_text(text, entries)}</div>'
     every = "".join(_result(rid, r, labels) for rid, r in entries)
     return (
-        '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f'<meta name="generator" content="citeverify {_e(__version__)}">'
-        f"<title>{_e(title)}</title><style>{_css()}</style></head>"
-        '<body><main class="cv-report" aria-labelledby="cv-title">'
-        f'<h1 id="cv-title">{_e(title)}</h1>'
+        f'<{heading} id="cv-title">{_e(title)}</{heading}>'
         f'<p class="cv-meta">Checked by citeverify {_e(__version__)}. Marks: '
         '<span class="cv-mark" data-status="critical">critical</span> '
         '<span class="cv-mark" data-status="warning">warning</span> '
@@ -390,5 +374,121 @@ def render_html(
         f'<h2 id="cv-side-title">Problems, worst first</h2>{_problems(entries)}</aside></div>'
         '<section aria-labelledby="cv-all-title"><h2 id="cv-all-title">Every citation and '
         f'quotation</h2><ol class="cv-results-list">{every}</ol></section>'
+    )
+
+
+def render_html(
+    response: Mapping[str, Any],
+    text: str | None = None,
+    *,
+    title: str = "citeverify report",
+) -> str:
+    """One self-contained HTML file for a document response (the JSON-ready dict).
+
+    ``text`` is the text the positions point into: the submitted text, or, when the
+    response carries ``document.text`` (PDF and Word input), that by default.  Without
+    either, the report lists the results but cannot mark them in the text.  The file
+    needs no network and no script; it prints on A4 and Letter (the side panel then
+    follows the text).
+    """
+    return (
+        '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f'<meta name="generator" content="citeverify {_e(__version__)}">'
+        f"<title>{_e(title)}</title><style>{_css()}</style></head>"
+        '<body><main class="cv-report" aria-labelledby="cv-title">'
+        f"{_body(response, text, title, 'h1')}"
         "</main></body></html>\n"
     )
+
+
+# --- the fragment for notebooks ----------------------------------------------------------------
+
+#: Colours of the style sheet (``page.css``), for inline styles.
+_FG = {"verified": "#1a7f37", "warning": "#7d4e00", "critical": "#a40e26"}
+_BG = {"verified": "#dafbe1", "warning": "#fff8c5", "critical": "#ffebe9"}
+_LINE = {"verified": "2px solid", "warning": "2px dashed", "critical": "3px double"}
+_SERIF = "font-family:Georgia,'Times New Roman',serif"
+_BOX = "border:1px solid #d0d7de;border-radius:8px"
+#: Inline style per class name; ``None`` values depend on the element's status.
+_STYLES: dict[str, str] = {
+    "cv-report": "max-width:80rem;color:#1f2328;line-height:1.5",
+    "cv-meta": "color:#57606a;font-size:.9em",
+    "cv-help": "color:#57606a;font-size:.9em",
+    "cv-summary": f"{_BOX};padding:.25rem 1rem;background:#f6f8fa",
+    "cv-verdict": "margin:.25rem 0;font-weight:700",
+    "cv-counts": "list-style:none;margin:.25rem 0;padding:0",
+    "cv-text": f"white-space:pre-wrap;overflow-wrap:anywhere;{_SERIF};line-height:1.8;"
+    f"{_BOX};padding:1rem",
+    "cv-problems": "list-style:none;margin:0 0 1rem;padding:0",
+    "cv-problem": f"display:block;color:inherit;text-decoration:none;{_BOX};"
+    "padding:.5rem .75rem;margin-bottom:.5rem",
+    "cv-problem-text": f"{_SERIF};overflow-wrap:anywhere",
+    "cv-problem-message": "display:block;color:#57606a;font-size:.9em",
+    "cv-badge": "font-weight:700",
+    "cv-results-list": "list-style:none;padding:0",
+    "cv-result": f"{_BOX};padding:.5rem .75rem;margin-bottom:.5rem;overflow-wrap:anywhere",
+    "cv-comparisons": "border-collapse:collapse;font-size:.9em;margin:.5rem 0",
+    "cv-diff": f"{_SERIF};{_BOX};padding:.5rem;overflow-wrap:anywhere",
+    "cv-diff-label": "margin:.5rem 0 0;font-weight:600;font-size:.9em",
+    "cv-ref": "font-size:.7em;vertical-align:super;text-decoration:none;margin-left:.1em",
+    "cv-mark": "color:inherit;border-radius:3px;padding:0 .1em",
+}
+_TAG = re.compile(r"<([a-z][a-z0-9]*)((?:\s[^<>]*)?)>")
+_ATTR = re.compile(r'\s(class|data-status|data-match)="([^"]*)"')
+
+
+def _inline_style(match: re.Match[str]) -> str:
+    """One start tag with the style its class and status give; a mark also gets its
+    status icon in front of it (outside the mark, so the mark's text stays the brief's)."""
+    tag, attributes = match.group(1), match.group(2)
+    found = dict(_ATTR.findall(attributes))
+    classes = found.get("class", "").split()
+    status = found.get("data-status")
+    styles = [_STYLES[c] for c in classes if c in _STYLES]
+    prefix = ""
+    if status in _RANK and "cv-summary" not in classes:
+        if "cv-mark" in classes:
+            styles.append(f"background:{_BG[status]};border-bottom:{_LINE[status]} {_FG[status]}")
+            if tag == "mark":
+                prefix = (
+                    f'<span aria-hidden="true" style="color:{_FG[status]};font-size:.8em">'
+                    f"{_ICON[status]}</span>"
+                )
+        elif classes and classes[0] in ("cv-problem", "cv-result"):
+            styles.append(
+                f"border-left:6px {'dashed' if status == 'warning' else 'solid'} {_FG[status]}"
+            )
+        else:
+            styles.append(f"color:{_FG[status]}")
+    if "cv-changed" in classes:
+        colour = "critical" if tag == "del" else "verified"
+        styles.append(f"background:{_BG[colour]};color:{_FG[colour]}")
+    if tag in ("th", "td"):
+        styles.append(
+            "text-align:left;vertical-align:top;padding:.25rem .5rem;"
+            "border-bottom:1px solid #d0d7de"
+        )
+    if tag == "tr" and found.get("data-match") == "false":
+        styles.append(f"color:{_FG['critical']};font-weight:600")
+    if not styles:
+        return match.group(0)
+    return f'{prefix}<{tag}{attributes} style="{";".join(styles)}">'
+
+
+def render_fragment(
+    response: Mapping[str, Any],
+    text: str | None = None,
+    *,
+    title: str = "citeverify report",
+) -> str:
+    """The report's body as an HTML fragment with inline styles only.
+
+    Notebook front-ends strip ``<style>`` elements and scripts from output, so the
+    fragment carries each element's look in its ``style`` attribute (the same colours,
+    line styles and icons as the style sheet: status is never colour alone).  Everything
+    from the brief is escaped before styles are added, so the tags seen here are the
+    report's own.
+    """
+    body = _TAG.sub(_inline_style, _body(response, text, title, "h3"))
+    return f'<div class="cv-report" style="{_STYLES["cv-report"]}">{body}</div>'

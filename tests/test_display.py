@@ -610,9 +610,7 @@ class TestInABrowser:
     def test_caption_in_one_column(self, page: Any) -> None:
         """The long caption is visible in the authority column only."""
         row = self._rows(page)["black"]
-        assert [name for name, text in row.items() if BLACK_CAPTION in text] == [
-            "authority found"
-        ]
+        assert [name for name, text in row.items() if BLACK_CAPTION in text] == ["authority found"]
 
     def test_courtlistener_link_leads_to_a_web_page(self, page: Any) -> None:
         """Every link is an http(s) page to read; CourtListener's is not its API."""
@@ -623,3 +621,154 @@ class TestInABrowser:
         assert all(h.startswith("https://") for h in hrefs)
         assert not [h for h in hrefs if "/api/" in h]
         assert any(h.startswith("https://www.courtlistener.com/c/U.S./") for h in hrefs)
+
+
+# --- a document response (whole-document mode) -------------------------------------------------
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+class _DocumentMarks(HTMLParser):
+    """Every start tag's attributes, each <mark>'s text, and whether any <style> or
+    <script> element appears, and which elements carry a status but no inline style."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.marks: list[dict[str, Any]] = []
+        self.open: list[dict[str, Any]] = []
+        self.tags: list[str] = []
+        self.unstyled: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append(tag)
+        found = dict(attrs)
+        if "data-status" in found and not found.get("style"):
+            self.unstyled.append(f"{tag}.{found['class']}")
+        if tag == "mark":
+            mark = {**found, "text": ""}
+            self.marks.append(mark)
+            self.open.append(mark)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "mark" and self.open:
+            self.open.pop()
+
+    def handle_data(self, data: str) -> None:
+        for mark in self.open:
+            mark["text"] += data
+
+
+def _document_html(html: str) -> _DocumentMarks:
+    parser = _DocumentMarks()
+    parser.feed(html)
+    parser.close()
+    return parser
+
+
+def _sample_document(suffix: str) -> Response:
+    import citeverify
+    from citeverify.providers import default_provider
+
+    if getattr(default_provider(), "name", None) != "local":
+        pytest.skip("the embedded corpus is not installed")
+    return citeverify.verify_document(EXAMPLES / f"sample_brief{suffix}")
+
+
+class TestDocumentResponse:
+    """A document response in a notebook is the offline report's body, styled inline."""
+
+    def test_pdf_response_marks_the_extracted_text(self) -> None:
+        """Each result of the sample PDF is a mark over exactly its text, with its status;
+        the fragment has no <style> or <script> and every status is styled inline."""
+        response = _sample_document(".pdf")
+        assert response.document is not None
+        html = response._repr_html_()
+        parsed = _document_html(html)
+        assert "style" not in parsed.tags
+        assert "script" not in parsed.tags
+        assert parsed.unstyled == []
+        got = [(m["data-result-id"], m["data-status"], m["text"]) for m in parsed.marks]
+        want = []
+        for r in response.results:
+            assert r.position is not None
+            text = response.document.text[r.position.start : r.position.end]
+            want.append((r.id, r.verdict.status.value, text))
+        assert sorted(got) == sorted(want)
+        assert {w[1] for w in want} == {"verified", "warning", "critical"}
+
+    def test_text_response_lists_results_and_attributions(self) -> None:
+        """For text input (no document text in the response) nothing is marked, but every
+        result is listed with its text, and each short form or quotation names its
+        citation."""
+        import citeverify
+
+        if getattr(citeverify.providers.default_provider(), "name", None) != "local":
+            pytest.skip("the embedded corpus is not installed")
+        text = (EXAMPLES / "sample_brief.txt").read_text("utf-8")
+        response = citeverify.verify_document(text)
+        html = response._repr_html_()
+        parsed = _document_html(html)
+        assert parsed.marks == []
+        assert "text of the brief was not given" in html
+        for result in response.results:
+            assert result.position is not None
+            assert (
+                f'data-result-id="{result.id}" data-status="{result.verdict.status.value}"' in html
+            )
+            if result.citation_id:
+                assert f'data-citation-id="{result.citation_id}"' in html
+        assert any(r.citation_id for r in response.results)
+
+    def test_hostile_text_makes_no_mark_or_style(self) -> None:
+        """Markup in a brief, even the report's own, stays text: only real results are marks."""
+        import citeverify
+        from citeverify.providers import Memory
+
+        hostile = (
+            '<mark class="cv-mark" data-status="verified">x</mark> <style>*{}</style> '
+            "<script>alert(1)</script> Smith v. Jones, 410 U.S. 999 (1973)."
+        )
+        response = citeverify.verify_document(
+            hostile, provider=Memory([], complete=["U.S."], as_of="2024-01-01T00:00:00Z")
+        )
+        from citeverify import _codec
+        from citeverify.report import render_fragment
+
+        html = render_fragment(_codec.response_to_dict(response), hostile)
+        parsed = _document_html(html)
+        assert "style" not in parsed.tags
+        assert "script" not in parsed.tags
+        want = []
+        for r in response.results:
+            assert r.position is not None
+            want.append((r.verdict.status.value, r.position.text))
+        assert [(m["data-status"], m["text"]) for m in parsed.marks] == want
+        assert ("critical", "Smith v. Jones, 410 U.S. 999 (1973)") in want
+        assert "&lt;mark class=" in html
+        assert "&lt;style&gt;" in html
+        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+
+    def test_in_a_browser_status_is_colour_and_icon(self, browser: Any, tmp_path: Path) -> None:
+        """Rendered without any style sheet, each status has its own background and an
+        icon before the mark, as the report has."""
+        from selenium.webdriver.common.by import By
+
+        response = _sample_document(".docx")
+        path = tmp_path / "doc.html"
+        path.write_text(
+            f"<!doctype html><meta charset=utf-8><body>{response._repr_html_()}</body>", "utf-8"
+        )
+        browser.get(path.as_uri())
+        backgrounds: dict[str, set[str]] = {}
+        for mark in browser.find_elements(By.CSS_SELECTOR, "mark[data-status]"):
+            status = mark.get_attribute("data-status")
+            backgrounds.setdefault(status, set()).add(
+                mark.value_of_css_property("background-color")
+            )
+            icon = browser.execute_script(
+                "return arguments[0].previousElementSibling.textContent", mark
+            )
+            assert icon == {"verified": "\u2714", "warning": "\u26a0", "critical": "\u2716"}[status]
+        assert set(backgrounds) == {"verified", "warning", "critical"}
+        assert all(len(colours) == 1 for colours in backgrounds.values())
+        assert len(set().union(*backgrounds.values())) == 3

@@ -208,6 +208,10 @@ REQUIREMENTS: dict[str, tuple[Callable[[], bool], str]] = {
     "flask": (_module("flask"), "Flask is not installed"),
     "django": (_module("django"), "Django is not installed"),
     "check": (_command("check"), "`citeverify check` has not landed (`citeverify check --help`)"),
+    "document": (
+        lambda: _module("pypdf")() and _module("docx")(),
+        "PDF and Word reading (the document extra: pypdf, python-docx) is not installed",
+    ),
     "curl": (_program("curl"), "curl is not installed"),
 }
 

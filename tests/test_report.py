@@ -289,3 +289,53 @@ class TestHelpers:
     def test_word_diff_is_bounded(self) -> None:
         """Very long passages are shown without a diff rather than compared for ever."""
         assert word_diff(["w"] * 5000, ["w"] * 10) is None
+
+
+class TestFragment:
+    @given(
+        st.lists(
+            st.tuples(st.sampled_from(["verified", "warning", "critical"]), st.text(min_size=1)),
+            min_size=1,
+            max_size=6,
+        ),
+        st.text(max_size=20),
+    )
+    @settings(max_examples=60, deadline=None)
+    def test_same_marks_as_the_file_and_no_style_element(
+        self, pieces: list[tuple[str, str]], gap: str
+    ) -> None:
+        """For any text, the inline-styled fragment marks what the file marks, with the
+        same statuses and text, and carries no <style> or <script> element; each mark has
+        an inline style and, before it, its status icon."""
+        from citeverify.report import render_fragment
+
+        text = gap
+        spans = []
+        for i, (status, piece) in enumerate(pieces):
+            text += " "
+            spans.append((f"c{i + 1}", status, len(text), len(text) + len(piece)))
+            text += piece
+        response = {
+            "results": [
+                {
+                    "id": rid,
+                    "type": "case",
+                    "verdict": {"status": status, "message": "m"},
+                    "position": {"start": start, "end": end, "text": text[start:end]},
+                }
+                for rid, status, start, end in spans
+            ]
+        }
+        fragment = render_fragment(response, text)
+        whole = _parse(render_html(response, text))
+        part = _parse(fragment)
+        assert [(m["data-result-id"], m["data-status"], m["text"]) for m in part.marks] == [
+            (m["data-result-id"], m["data-status"], m["text"]) for m in whole.marks
+        ]
+        assert len(part.marks) == len(spans)
+        assert "style" not in part.tags
+        assert "script" not in part.tags
+        icons = {"verified": "\u2714", "warning": "\u26a0", "critical": "\u2716"}
+        for mark in part.marks:
+            assert "background:" in mark["style"]
+            assert f">{icons[mark['data-status']]}</span><mark " in fragment
