@@ -368,3 +368,17 @@ def test_run_budget_spent_leaves_quotations_unchecked(monkeypatch: pytest.Monkey
     assert quotes
     assert all(q["verdict"]["status"] == "warning" for q in quotes), [q["verdict"] for q in quotes]
     assert all(q["verdict"]["outcome"] == "unverified" for q in quotes)
+
+
+@pytest.mark.parametrize("opener", ["As", "Thus,", "Under", "In", "Because", "Although"])
+def test_a_sentence_opener_is_not_part_of_the_case_name(opener: str) -> None:
+    body = check(f"{opener} Roe v. Wade, 410 U.S. 113, 153 (1973), the Court held so.")
+    (result,) = body["results"]
+    assert result["position"]["text"] == "Roe v. Wade, 410 U.S. 113, 153 (1973)"
+    assert result["verdict"]["status"] == "verified", result["verdict"]
+
+
+def test_in_re_keeps_its_opener() -> None:
+    body = check("See In re Gault, 387 U.S. 1 (1967).")
+    (result,) = body["results"]
+    assert result["position"]["text"] == "In re Gault, 387 U.S. 1 (1967)"

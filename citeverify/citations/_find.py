@@ -346,7 +346,8 @@ def _name_start(chunk: _Chunk, volume_token: int, floor: int, short: bool) -> in
     while first <= index:
         word = tokens[first][2].strip("\"'*_")
         lowered = word.lower()
-        if word and word[0].isupper() and lowered not in _SIGNAL_WORDS:
+        opener = lowered in _SIGNAL_WORDS or lowered.rstrip(",") in _SENTENCE_OPENERS
+        if word and word[0].isupper() and not opener:
             break
         if word and word[0].isdigit():
             break
@@ -368,6 +369,77 @@ def _name_start(chunk: _Chunk, volume_token: int, floor: int, short: bool) -> in
     return tokens[first][0]
 
 
+#: Words that open a sentence before a case name ("As Roe v. Wade, 410 U.S. 113, held"),
+#: never the first word of a party's name in a citation.
+_SENTENCE_OPENERS: Final = frozenset(
+    {
+        "as",
+        "thus",
+        "under",
+        "in",
+        "but",
+        "and",
+        "because",
+        "although",
+        "when",
+        "while",
+        "since",
+        "after",
+        "before",
+        "here",
+        "there",
+        "moreover",
+        "indeed",
+        "similarly",
+        "likewise",
+        "accordingly",
+        "following",
+        "like",
+        "unlike",
+        "applying",
+        "by",
+        "for",
+        "from",
+        "with",
+        "then",
+        "so",
+        "yet",
+        "also",
+        "where",
+        "whereas",
+        "if",
+        "unless",
+        "though",
+        "until",
+        "upon",
+        "finally",
+        "further",
+        "furthermore",
+        "however",
+        "nevertheless",
+        "notably",
+        "specifically",
+        "recently",
+        "consistent",
+        "relying",
+        "citing",
+        "quoting",
+        "discussing",
+        "explaining",
+        "holding",
+        "this",
+        "that",
+        "these",
+        "those",
+        "today",
+        "later",
+        "earlier",
+        "first",
+        "second",
+        "third",
+        "per",
+    }
+)
 _RECORD_SPELLINGS: Final = frozenset({"App.", "R.", "Rec.", "Tr.", "A.", "J.A.", "ER", "Pet.App."})
 
 
