@@ -40,6 +40,7 @@ from citeverify.citations._types import (
     ConstitutionCitation,
     NotACitation,
     ParsedCitation,
+    Pinpoint,
     RuleCitation,
     StatuteCitation,
 )
@@ -131,28 +132,12 @@ class _Walk:
                 if primary is citation or citation.reporter == _reporter(primary)
                 else None
             )
-            return attrs.evolve(
-                citation,
-                raw=short.raw,
-                pin=pin,
-                case_name=None,
-                year=None,
-                court=None,
-                parallels=(),
-            ), cited.full_id
+            return _as_short(citation, short, pin), cited.full_id
         if short.form == "supra":
             words = _name_words(short.name)
             for names, cited, citation in reversed(self.cases):
                 if words and words <= names:
-                    return attrs.evolve(
-                        citation,
-                        raw=short.raw,
-                        pin=short.pin,
-                        case_name=None,
-                        year=None,
-                        court=None,
-                        parallels=(),
-                    ), cited.full_id
+                    return _as_short(citation, short, short.pin), cited.full_id
             return _no_antecedent(
                 short, f"no full citation of {short.name or 'that case'} before it"
             )
@@ -169,15 +154,7 @@ class _Walk:
         if isinstance(citation, CaseCitation):
             # A bare Id. repeats the pin before it; Id. at 154 names its own.
             pin = short.pin if short.pin is not None else citation.pin
-            return attrs.evolve(
-                citation,
-                raw=short.raw,
-                pin=pin,
-                case_name=None,
-                year=None,
-                court=None,
-                parallels=(),
-            ), last.full_id
+            return _as_short(citation, short, pin), last.full_id
         if isinstance(citation, StatuteCitation):
             if short.section:
                 title = f"{citation.title} " if citation.title else ""
@@ -191,6 +168,17 @@ class _Walk:
 
     def resolved(self, task_id: str, full_id: str, citation: ParsedCitation) -> None:
         self.last = _Cited(task_id, full_id, citation)
+
+
+def _as_short(citation: CaseCitation, short: ShortCitation, pin: Pinpoint | None) -> CaseCitation:
+    """The full citation a short form stands for, as the short form cites it.
+
+    Only the pin is the short form's own: the name, year and court were
+    compared where the full citation stands, and are not repeated here.
+    """
+    return attrs.evolve(
+        citation, raw=short.raw, pin=pin, case_name=None, year=None, court=None, parallels=()
+    )
 
 
 def _reporter(citation: ParsedCitation | None) -> str | None:

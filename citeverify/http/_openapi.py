@@ -321,6 +321,26 @@ def _error(description: str, code: str, **extra: Any) -> dict[str, Any]:
     return response
 
 
+def _quota_and_failure() -> dict[str, Any]:
+    """The 429 and 500 answers every verifying endpoint shares."""
+    return {
+        "429": _error(
+            "The request would pass the quota; nothing was charged",
+            "rate_limit_exceeded",
+            headers={
+                "Retry-After": {
+                    "required": True,
+                    "description": "Whole seconds to the quota window's end.",
+                    "schema": {"type": "integer", "minimum": 0},
+                }
+            },
+        ),
+        "500": _error(
+            "Unexpected failure; `requestId` ties it to the server log", "internal_error"
+        ),
+    }
+
+
 def _json(description: str, schema: str) -> dict[str, Any]:
     return {"description": description, "content": {"application/json": {"schema": _ref(schema)}}}
 
@@ -371,21 +391,7 @@ def _build(limits: Limits) -> dict[str, Any]:
                             "The body is not a valid VerifyRequest; `details` name each field",
                             "validation_error",
                         ),
-                        "429": _error(
-                            "The request would pass the quota; nothing was charged",
-                            "rate_limit_exceeded",
-                            headers={
-                                "Retry-After": {
-                                    "required": True,
-                                    "description": "Whole seconds to the quota window's end.",
-                                    "schema": {"type": "integer", "minimum": 0},
-                                }
-                            },
-                        ),
-                        "500": _error(
-                            "Unexpected failure; `requestId` ties it to the server log",
-                            "internal_error",
-                        ),
+                        **_quota_and_failure(),
                     },
                 }
             },
@@ -428,21 +434,7 @@ def _build(limits: Limits) -> dict[str, Any]:
                             "The body is not a document that can be read; `details` say why",
                             "validation_error",
                         ),
-                        "429": _error(
-                            "The request would pass the quota; nothing was charged",
-                            "rate_limit_exceeded",
-                            headers={
-                                "Retry-After": {
-                                    "required": True,
-                                    "description": "Whole seconds to the quota window's end.",
-                                    "schema": {"type": "integer", "minimum": 0},
-                                }
-                            },
-                        ),
-                        "500": _error(
-                            "Unexpected failure; `requestId` ties it to the server log",
-                            "internal_error",
-                        ),
+                        **_quota_and_failure(),
                     },
                 }
             },
