@@ -30,6 +30,7 @@ __all__ = [
     "StoreLocationError",
     "StoreWriter",
     "check_location",
+    "copy_store",
     "is_postgres_url",
     "open_writer",
     "postgres_ddl",
@@ -352,6 +353,24 @@ class PostgresWriter(StoreWriter):
         with contextlib.suppress(psycopg.Error):
             transaction.__exit__(RuntimeError, RuntimeError("rolled back"), None)
 
+    def insert(
+        self,
+        table: str,
+        columns: Sequence[str],
+        rows: Sequence[Sequence[Any]],
+        *,
+        key: Sequence[str] = (),
+        update: bool = True,
+    ) -> None:
+        if key or not rows:
+            super().insert(table, columns, rows, key=key, update=update)
+            return
+        # Plain inserts (a new store) go by COPY, many times faster than INSERTs.
+        names = ", ".join(_quote(c) for c in columns)
+        with self.db.cursor() as cursor, cursor.copy(f"COPY {table} ({names}) FROM STDIN") as copy:
+            for row in rows:
+                copy.write_row(row)
+
     def existing_ids(self, table: str, ids: Iterable[int]) -> set[int]:
         wanted = sorted(set(ids))
         if not wanted:
@@ -507,3 +526,24 @@ def write_rows(
             for c in coverage
         ],
     )  # fmt: skip
+
+
+def copy_store(source: str | Path, writer: StoreWriter) -> None:
+    """Copy every table of a SQLite store file (the embedded corpus, say) into an empty
+    store, so that a shared PostgreSQL store can hold what the corpus holds."""
+    db = sqlite3.connect(f"file:{Path(source).as_posix()}?mode=ro", uri=True)
+    try:
+        with writer.transaction():
+            for table in schema.TABLES:
+                columns = [r[1] for r in db.execute(f"PRAGMA table_info({table})")]
+                order = "rowid" if table == "coverage" else ", ".join(
+                    str(i) for i in range(1, len(columns) + 1)
+                )
+                rows = db.execute(
+                    f"SELECT {', '.join(_quote(c) for c in columns)} FROM {table} ORDER BY {order}"
+                ).fetchall()
+                if table == "meta":
+                    rows = [r for r in rows if r[0] != "schema_version"]
+                writer.insert(table, columns, rows)
+    finally:
+        db.close()
