@@ -404,3 +404,40 @@ class TestUpdateInPlace:
                 NEW_DATE,
             )
         assert not Path(str(out) + "-wal").exists()
+
+
+# --- the commands that read a store --------------------------------------------------------
+
+
+def _request_file(tmp_path: Path) -> Path:
+    path = tmp_path / "request.json"
+    items = [
+        {"id": "iqbal", "type": "case", "rawText": "Ashcroft v. Iqbal, 556 U.S. 662 (2009)"},
+        {"id": "none", "type": "case", "rawText": "Doe v. Roe, 804 F.3d 9999 (2d Cir. 2015)"},
+    ]
+    path.write_text(json.dumps({"items": items}), encoding="utf-8")
+    return path
+
+
+@pytest.mark.postgres
+def test_verify_command_reads_a_postgres_store(
+    tmp_path: Path, postgres_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``citeverify verify --store postgresql://...`` answers from the database."""
+    url = fresh_postgres_database(postgres_url)
+    import_courtlistener(write_dump(tmp_path / "d"), url)
+    capsys.readouterr()
+    assert main(["verify", str(_request_file(tmp_path)), "--store", url]) == 0
+    results = {r["id"]: r["verdict"] for r in json.loads(capsys.readouterr().out)["results"]}
+    assert results["iqbal"]["status"] == "verified"
+    assert results["iqbal"]["asOf"] == f"{DATE}T00:00:00Z"
+    assert results["none"]["outcome"] == "not_found"
+
+
+def test_verify_command_refuses_another_url(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--store mysql://...`` is a clear error, not a missing-file verdict for each item."""
+    code = main(["verify", str(_request_file(tmp_path)), "--store", "mysql://h/db"])
+    assert code != 0
+    assert "postgresql://" in capsys.readouterr().err

@@ -53,7 +53,7 @@ import attrs
 
 from citeverify.providers._cl_text import TEXT_FIELDS, opinion_text
 from citeverify.store import schema
-from citeverify.store._writer import StoreWriter, is_postgres_url, open_writer
+from citeverify.store._writer import StoreWriter, is_postgres_url, open_writer, rows_by_id
 
 __all__ = [
     "PHASES",
@@ -391,17 +391,21 @@ class _Clusters(_Phase):
 
     def flush(self) -> None:
         # An upsert, not a replace: a case updated by a newer dump keeps its text.
-        self.db.executemany(
-            "INSERT INTO authorities "
-            "(id, kind, reference, name, court_id, decided, date_is_filing, docket) "
-            "VALUES (?, 'case', ?, ?, (SELECT court_id FROM _import_dockets WHERE id = ?), "
-            "?, 1, (SELECT docket_number FROM _import_dockets WHERE id = ?)) "
-            "ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, "
-            "reference = excluded.reference, name = excluded.name, "
-            "court_id = excluded.court_id, decided = excluded.decided, "
-            "date_is_filing = excluded.date_is_filing, docket = excluded.docket",
-            self.authorities,
-        )
+        dockets = rows_by_id(
+            self.db, "_import_dockets", ("court_id", "docket_number"),
+            (a[3] for a in self.authorities if a[3] is not None),
+        )  # fmt: skip
+        rows = []
+        for cluster_id, reference, name, docket_id, decided, _ in self.authorities:
+            court_id, number = dockets.get(docket_id, (None, None)) if docket_id else (None, None)
+            rows.append((cluster_id, "case", reference, name, court_id, decided, 1, number))
+        self.db.insert(
+            "authorities",
+            ("id", "kind", "reference", "name", "court_id", "decided", "date_is_filing",
+             "docket"),
+            rows,
+            key=("id",),
+        )  # fmt: skip
         self.db.insert(
             "documents",
             ("authority_id", "rank", "provider", "url", "format", "official"),

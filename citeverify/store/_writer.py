@@ -35,6 +35,7 @@ __all__ = [
     "open_writer",
     "postgres_ddl",
     "redact_url",
+    "rows_by_id",
     "write_rows",
 ]
 
@@ -217,6 +218,21 @@ class StoreWriter:
         return found
 
 
+def rows_by_id(
+    writer: StoreWriter, table: str, columns: Sequence[str], ids: Iterable[int]
+) -> dict[int, tuple[Any, ...]]:
+    """``columns`` of the rows of ``table`` whose ``id`` is in ``ids``, by id."""
+    wanted = sorted(set(ids))
+    out: dict[int, tuple[Any, ...]] = {}
+    names = ", ".join(_quote(c) for c in columns)
+    for start in range(0, len(wanted), 500):
+        chunk = wanted[start : start + 500]
+        marks = ", ".join("?" for _ in chunk)
+        for row in writer.query(f"SELECT id, {names} FROM {table} WHERE id IN ({marks})", chunk):
+            out[row[0]] = tuple(row[1:])
+    return out
+
+
 def _quote(column: str) -> str:
     return f'"{column}"' if column == "end" else column
 
@@ -307,6 +323,7 @@ class PostgresWriter(StoreWriter):
         self.db = psycopg.connect(url, autocommit=True)
         self._transaction: Any = None
         self._sql_cache: dict[str, str] = {}
+        self._stages: set[str] = set()
 
     def _sql(self, sql: str) -> str:
         converted = self._sql_cache.get(sql)
@@ -362,11 +379,41 @@ class PostgresWriter(StoreWriter):
         key: Sequence[str] = (),
         update: bool = True,
     ) -> None:
-        if key or not rows:
-            super().insert(table, columns, rows, key=key, update=update)
+        if not rows:
             return
-        # Plain inserts (a new store) go by COPY, many times faster than INSERTs.
         names = ", ".join(_quote(c) for c in columns)
+        if not key:
+            # Plain inserts (a new store) go by COPY, many times faster than INSERTs.
+            self._copy(table, names, rows)
+            return
+        # Upserts: COPY into a temporary twin of the table, then one INSERT ... SELECT.
+        # DISTINCT ON keeps the last row given for a key, as row-by-row upserts would.
+        stage = f"_stage_{table.lstrip('_')}"
+        if stage not in self._stages:
+            self.db.execute(
+                f"CREATE TEMP TABLE IF NOT EXISTS {stage} AS SELECT {names} FROM {table} "
+                "WITH NO DATA"
+            )
+            self.db.execute(f"ALTER TABLE {stage} ADD COLUMN _n BIGINT")
+            self._stages.add(stage)
+        keys = ", ".join(_quote(c) for c in key)
+        changed = [c for c in columns if c not in key]
+        with self.transaction():
+            self.db.execute(f"TRUNCATE {stage}")
+            self._copy(stage, f"{names}, _n", [(*row, n) for n, row in enumerate(rows)])
+            sql = (
+                f"INSERT INTO {table} ({names}) SELECT DISTINCT ON ({keys}) {names} "
+                f"FROM {stage} ORDER BY {keys}, _n DESC ON CONFLICT ({keys}) "
+            )
+            if update and changed:
+                sql += "DO UPDATE SET " + ", ".join(
+                    f"{_quote(c)} = excluded.{_quote(c)}" for c in changed
+                )
+            else:
+                sql += "DO NOTHING"
+            self.db.execute(sql)
+
+    def _copy(self, table: str, names: str, rows: Iterable[Sequence[Any]]) -> None:
         with self.db.cursor() as cursor, cursor.copy(f"COPY {table} ({names}) FROM STDIN") as copy:
             for row in rows:
                 copy.write_row(row)
