@@ -142,6 +142,9 @@ class PostgresStore(LocalStore):
 
     def check(self) -> None:
         """Connect now and read enough to know this is a store (for servers at start-up)."""
+        # One direct connection first: a refused or failed connection is reported at once
+        # with libpq's reason, where the pool would retry until its timeout.
+        psycopg.connect(self._url, connect_timeout=10).close()
         self.describe()
         with self._snapshot():
             db = self._connection()
