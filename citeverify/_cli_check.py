@@ -55,7 +55,9 @@ def register(subparsers: Any) -> None:
         "the embedded corpus does not cover",
     )
     check.add_argument(
-        "--store", default=None, help="use this LocalStore file instead of the embedded corpus"
+        "--store",
+        default=None,
+        help="use this store file (or postgresql:// URL) instead of the embedded corpus",
     )
     check.set_defaults(func=run_check)
 

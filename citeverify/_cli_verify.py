@@ -67,7 +67,9 @@ def register(subparsers: Any) -> None:
         "the embedded corpus does not cover",
     )
     verify.add_argument(
-        "--store", default=None, help="use this LocalStore file instead of the embedded corpus"
+        "--store",
+        default=None,
+        help="use this store file (or postgresql:// URL) instead of the embedded corpus",
     )
     verify.add_argument(
         "--limits",

@@ -382,11 +382,21 @@ class TestImport:
         with pytest.raises(DumpError, match="not written by this importer"):
             import_courtlistener(write_dump(tmp_path / "dump"), out)
 
-    def test_changed_dump_is_refused(self, tmp_path: Path) -> None:
-        """Resuming from a different file than the one started from is refused."""
+    def test_changed_dump_is_refused_while_an_import_is_unfinished(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """Resuming an interrupted import from a different file than the one started from
+        is refused (a finished store is updated instead: see test_pgstore)."""
         folder = write_dump(tmp_path / "dump")
         out = tmp_path / "out.sqlite3"
-        import_courtlistener(folder, out)
+
+        def failing(self: Any) -> None:
+            raise _Interrupt
+
+        with monkeypatch.context() as patch:
+            patch.setattr(importer._Citations, "flush", failing)
+            with pytest.raises(_Interrupt):
+                import_courtlistener(folder, out)
         write_table(folder, "citations", ["id", "volume", "reporter", "page", "type",
                                           "cluster_id"], CITATIONS * 2)  # fmt: skip
         with pytest.raises(DumpError, match="started from"):

@@ -51,7 +51,9 @@ def register(subparsers: Any) -> None:
         "offloading all pays when requests wait on slow I/O",
     )
     serve.add_argument(
-        "--store", default=None, help="serve this LocalStore file instead of the embedded corpus"
+        "--store",
+        default=None,
+        help="serve this store file (or postgresql:// URL) instead of the embedded corpus",
     )
     serve.add_argument(
         "--courtlistener",

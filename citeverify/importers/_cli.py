@@ -31,14 +31,24 @@ def register(subparsers: Any) -> None:
         description=(
             "Load CourtListener bulk data (courts, dockets, opinion-clusters, citations and, "
             "with --opinions, opinions; .csv or .csv.bz2) into a LocalStore file. Memory stays "
-            "flat; an interrupted import resumes when run again with the same arguments. "
+            "flat; an interrupted import resumes when run again with the same arguments, and a "
+            "finished store is updated in place from a newer dump (lookups keep working). "
             "The files are those `citeverify download courtlistener` recorded in the folder's "
             "manifest.json, else the newest file of each table. With --download, the newest "
             "complete set is downloaded (or its download resumed) first."
         ),
     )
     cl.add_argument("--dir", required=True, type=Path, help="the folder holding the dump files")
-    cl.add_argument("--out", required=True, type=Path, help="the store file to write or resume")
+    where = cl.add_mutually_exclusive_group(required=True)
+    where.add_argument(
+        "--out", metavar="FILE", help="the SQLite store file to write, resume or update"
+    )
+    where.add_argument(
+        "--to",
+        metavar="URL",
+        help="a PostgreSQL store to write, resume or update (postgresql://user@host/db; "
+        "needs pip install 'citeverify-legal[postgres]')",
+    )
     cl.add_argument(
         "--opinions",
         action="store_true",
@@ -166,11 +176,25 @@ def _run(args: argparse.Namespace) -> int:
         _stderr_progress,
         import_courtlistener,
     )
+    from citeverify.store._writer import StoreLocationError, check_location, is_postgres_url
 
+    if args.to is not None and not is_postgres_url(args.to):
+        print(
+            f"import courtlistener: --to takes a postgresql:// URL, not {args.to!r}; "
+            "use --out for a SQLite file",
+            file=sys.stderr,
+        )
+        return 2
+    store = args.to if args.to is not None else args.out
+    try:
+        check_location(store)  # a postgresql:// URL given to --out goes to PostgreSQL too
+    except StoreLocationError as exc:
+        print(f"import courtlistener: {exc}", file=sys.stderr)
+        return 2
     try:
         report = import_courtlistener(
             args.dir,
-            args.out,
+            store,
             opinions=args.opinions,
             progress=None if args.quiet else _stderr_progress(),
         )
@@ -180,12 +204,18 @@ def _run(args: argparse.Namespace) -> int:
     except (OSError, ValueError) as exc:
         print(f"import courtlistener: {exc}", file=sys.stderr)
         return 1
+    except Exception as exc:  # a database error (psycopg's), reported without a traceback
+        if type(exc).__module__.split(".")[0] not in ("psycopg", "psycopg_pool", "sqlite3"):
+            raise
+        print(f"import courtlistener: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1
     if not args.quiet:
         rows = ", ".join(f"{phase} {count:,}" for phase, count in report.rows.items())
         resumed = f" (resumed: {', '.join(report.resumed)})" if report.resumed else ""
         dated = f" (bulk data of {report.date})" if report.date else ""
+        verb = "updated" if report.updated else "imported into"
         print(
-            f"imported into {report.store}{dated} in {report.seconds:.1f} s: "
+            f"{verb} {report.store}{dated} in {report.seconds:.1f} s: "
             f"{rows or 'nothing new'}{resumed}",
             file=sys.stderr,
         )

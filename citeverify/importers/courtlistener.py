@@ -38,12 +38,10 @@ answers 404 for reporters it knows), except Westlaw and Lexis numbers
 from __future__ import annotations
 
 import bz2
-import contextlib
 import csv
 import datetime as dt
 import json
 import re
-import sqlite3
 import sys
 import time
 import zlib
@@ -55,6 +53,7 @@ import attrs
 
 from citeverify.providers._cl_text import TEXT_FIELDS, opinion_text
 from citeverify.store import schema
+from citeverify.store._writer import StoreWriter, is_postgres_url, open_writer, rows_by_id
 
 __all__ = [
     "PHASES",
@@ -137,12 +136,13 @@ class Progress:
 class ImportReport:
     """What one run did: rows read per phase (this run only) and whether the store is complete."""
 
-    store: Path
+    store: Path | str  # a file, or a PostgreSQL URL without its password
     date: str | None
     rows: dict[str, int] = attrs.Factory(dict)
     resumed: list[str] = attrs.Factory(list)
     skipped: list[str] = attrs.Factory(list)
     complete: bool = False
+    updated: bool = False  # a finished store brought up to a newer dump
     seconds: float = 0.0
 
 
@@ -302,7 +302,7 @@ class _Phase:
     columns: tuple[str, ...]
     required: tuple[str, ...]
 
-    def __init__(self, db: sqlite3.Connection, date: str | None) -> None:
+    def __init__(self, db: StoreWriter, date: str | None) -> None:
         self.db = db
         self.date = date
 
@@ -319,7 +319,7 @@ class _Courts(_Phase):
     columns = ("id", "full_name", "short_name")
     required = ("id",)
 
-    def __init__(self, db: sqlite3.Connection, date: str | None) -> None:
+    def __init__(self, db: StoreWriter, date: str | None) -> None:
         super().__init__(db, date)
         self.batch: list[tuple[str, str, str]] = []
 
@@ -330,9 +330,7 @@ class _Courts(_Phase):
         return 0
 
     def flush(self) -> None:
-        self.db.executemany(
-            "INSERT OR REPLACE INTO courts (id, name, jurisdiction) VALUES (?, ?, ?)", self.batch
-        )
+        self.db.insert("courts", ("id", "name", "jurisdiction"), self.batch, key=("id",))
         self.batch.clear()
 
 
@@ -341,7 +339,7 @@ class _Dockets(_Phase):
     columns = ("id", "court_id", "docket_number")
     required = ("id", "court_id")
 
-    def __init__(self, db: sqlite3.Connection, date: str | None) -> None:
+    def __init__(self, db: StoreWriter, date: str | None) -> None:
         super().__init__(db, date)
         self.batch: list[tuple[int, str | None, str | None]] = []
 
@@ -352,9 +350,8 @@ class _Dockets(_Phase):
         return 0
 
     def flush(self) -> None:
-        self.db.executemany(
-            "INSERT OR REPLACE INTO _import_dockets (id, court_id, docket_number) VALUES (?, ?, ?)",
-            self.batch,
+        self.db.insert(
+            "_import_dockets", ("id", "court_id", "docket_number"), self.batch, key=("id",)
         )
         self.batch.clear()
 
@@ -365,7 +362,7 @@ class _Clusters(_Phase):
                "docket_id")  # fmt: skip
     required = ("id", "docket_id")
 
-    def __init__(self, db: sqlite3.Connection, date: str | None) -> None:
+    def __init__(self, db: StoreWriter, date: str | None) -> None:
         super().__init__(db, date)
         self.authorities: list[tuple[Any, ...]] = []
         self.documents: list[tuple[Any, ...]] = []
@@ -393,22 +390,34 @@ class _Clusters(_Phase):
         return 0
 
     def flush(self) -> None:
-        self.db.executemany(
-            "INSERT OR REPLACE INTO authorities "
-            "(id, kind, reference, name, court_id, decided, date_is_filing, docket) "
-            "VALUES (?1, 'case', ?2, ?3, (SELECT court_id FROM _import_dockets WHERE id = ?4), "
-            "?5, 1, (SELECT docket_number FROM _import_dockets WHERE id = ?6))",
-            self.authorities,
+        # An upsert, not a replace: a case updated by a newer dump keeps its text.
+        dockets = rows_by_id(
+            self.db, "_import_dockets", ("court_id", "docket_number"),
+            (a[3] for a in self.authorities if a[3] is not None),
+        )  # fmt: skip
+        rows = []
+        for cluster_id, reference, name, docket_id, decided, _ in self.authorities:
+            court_id, number = dockets.get(docket_id, (None, None)) if docket_id else (None, None)
+            rows.append((cluster_id, "case", reference, name, court_id, decided, 1, number))
+        self.db.insert(
+            "authorities",
+            ("id", "kind", "reference", "name", "court_id", "decided", "date_is_filing",
+             "docket"),
+            rows,
+            key=("id",),
+        )  # fmt: skip
+        self.db.insert(
+            "documents",
+            ("authority_id", "rank", "provider", "url", "format", "official"),
+            [(a, 0, "courtlistener", url, "html", None) for a, url in self.documents],
+            key=("authority_id", "rank"),
         )
-        self.db.executemany(
-            "INSERT OR REPLACE INTO documents (authority_id, rank, provider, url, format, official)"
-            " VALUES (?, 0, 'courtlistener', ?, 'html', NULL)",
-            self.documents,
-        )
-        self.db.executemany(
-            "INSERT OR IGNORE INTO identifiers (authority_id, provider, kind, value) "
-            "VALUES (?, 'courtlistener', 'cluster', ?)",
-            self.identifiers,
+        self.db.insert(
+            "identifiers",
+            ("authority_id", "provider", "kind", "value"),
+            [(a, "courtlistener", "cluster", v) for a, v in self.identifiers],
+            key=("authority_id", "provider", "kind", "value"),
+            update=False,
         )
         self.authorities.clear()
         self.documents.clear()
@@ -420,7 +429,7 @@ class _Citations(_Phase):
     columns = ("volume", "reporter", "page", "type", "cluster_id")
     required = ("volume", "reporter", "page", "cluster_id")
 
-    def __init__(self, db: sqlite3.Connection, date: str | None) -> None:
+    def __init__(self, db: StoreWriter, date: str | None) -> None:
         super().__init__(db, date)
         self.batch: list[tuple[Any, ...]] = []
         self.reporters: set[tuple[str, int]] = set()
@@ -442,16 +451,20 @@ class _Citations(_Phase):
         return 0
 
     def flush(self) -> None:
-        self.db.executemany(
-            "INSERT OR REPLACE INTO citations "
-            "(reporter, volume, page, authority_id, rank, cite, page_number, last_page) "
-            "SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, NULL "
-            "WHERE EXISTS (SELECT 1 FROM authorities WHERE id = ?4)",
-            self.batch,
-        )
-        self.db.executemany(
-            "INSERT OR IGNORE INTO _import_reporters (reporter, type) VALUES (?, ?)",
+        known = self.db.existing_ids("authorities", (row[3] for row in self.batch))
+        self.db.insert(
+            "citations",
+            ("reporter", "volume", "page", "authority_id", "rank", "cite", "page_number",
+             "last_page"),
+            [(*row, None) for row in self.batch if row[3] in known],
+            key=("reporter", "volume", "page", "authority_id"),
+        )  # fmt: skip
+        self.db.insert(
+            "_import_reporters",
+            ("reporter", "type"),
             sorted(self.reporters),
+            key=("reporter", "type"),
+            update=False,
         )
         self.batch.clear()
         self.reporters.clear()
@@ -462,7 +475,7 @@ class _Opinions(_Phase):
     columns = ("id", "cluster_id", "type", *TEXT_FIELDS)
     required = ("id", "cluster_id")
 
-    def __init__(self, db: sqlite3.Connection, date: str | None) -> None:
+    def __init__(self, db: StoreWriter, date: str | None) -> None:
         super().__init__(db, date)
         self.texts: list[tuple[int, bytes, str | None]] = []
         self.opinions: list[tuple[int, int, int]] = []
@@ -486,20 +499,21 @@ class _Opinions(_Phase):
         return size
 
     def flush(self) -> None:
-        self.db.executemany(
-            "INSERT OR REPLACE INTO texts (id, body, pages, paragraphs) VALUES (?, ?, ?, NULL)",
-            self.texts,
+        self.db.insert(
+            "texts",
+            ("id", "body", "pages", "paragraphs"),
+            [(*text, None) for text in self.texts],
+            key=("id",),
         )
-        self.db.executemany(
-            "INSERT OR REPLACE INTO _import_opinions (id, cluster_id, lead) "
-            "SELECT ?1, ?2, ?3 WHERE EXISTS (SELECT 1 FROM authorities WHERE id = ?2)",
-            self.opinions,
-        )
-        self.db.executemany(
-            "INSERT OR IGNORE INTO identifiers (authority_id, provider, kind, value) "
-            "SELECT ?2, 'courtlistener', 'opinion', ?1 "
-            "WHERE EXISTS (SELECT 1 FROM authorities WHERE id = ?2)",
-            [(str(o), c) for o, c, _ in self.opinions],
+        known = self.db.existing_ids("authorities", (c for _, c, _ in self.opinions))
+        opinions = [o for o in self.opinions if o[1] in known]
+        self.db.insert("_import_opinions", ("id", "cluster_id", "lead"), opinions, key=("id",))
+        self.db.insert(
+            "identifiers",
+            ("authority_id", "provider", "kind", "value"),
+            [(c, "courtlistener", "opinion", str(o)) for o, c, _ in opinions],
+            key=("authority_id", "provider", "kind", "value"),
+            update=False,
         )
         self.texts.clear()
         self.opinions.clear()
@@ -514,40 +528,39 @@ def _jurisdiction(court_id: str) -> str:
     return "us" if court_id == "scotus" else f"us-{court_id}"
 
 
-def _open_store(out: Path) -> sqlite3.Connection:
-    """A new store, or one this importer started (to resume); anything else is refused."""
-    fresh = not out.exists() or out.stat().st_size == 0
-    out.parent.mkdir(parents=True, exist_ok=True)
-    db = sqlite3.connect(out, isolation_level=None)
+def _open_store(out: str | Path) -> StoreWriter:
+    """A new store, or one this importer wrote (to resume or update); others are refused."""
+    fresh = (
+        not Path(out).exists() or Path(out).stat().st_size == 0
+        if not is_postgres_url(out)
+        else None
+    )
+    db = open_writer(out, page_size=8192 if fresh else None)
     try:
+        tables = db.tables()
+        if fresh is None:
+            fresh = "meta" not in tables and _PROGRESS_TABLE not in tables
         if fresh:
-            db.execute("PRAGMA page_size = 8192")
-            schema.create(db)
-            db.executescript(_STAGING)
+            db.create_schema()
         else:
-            tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
             if _PROGRESS_TABLE not in tables:
                 raise DumpError(
-                    f"{out} exists and was not written by this importer; choose a new file"
+                    f"{db.location} exists and was not written by this importer; "
+                    "choose a new store"
                 )
-            version = _one(db, "SELECT value FROM meta WHERE key = 'schema_version'")
-            if version is None or int(version[0]) != schema.SCHEMA_VERSION:
-                raise DumpError(f"{out} has another store schema; choose a new file")
-            db.executescript(_STAGING)
-        db.execute("PRAGMA journal_mode = WAL")
-        db.execute("PRAGMA synchronous = NORMAL")
-        db.execute("PRAGMA busy_timeout = 10000")
-        db.execute("PRAGMA cache_size = -65536")  # 64 MiB, whatever the dump's size
-        db.execute("PRAGMA temp_store = FILE")
+            version = db.schema_version()
+            if version != schema.SCHEMA_VERSION:
+                raise DumpError(f"{db.location} has another store schema; choose a new store")
+        db.create_tables(_STAGING)
+        db.tune_for_import()
     except BaseException:
         db.close()
         raise
     return db
 
 
-def _one(db: sqlite3.Connection, sql: str, params: Sequence[Any] = ()) -> Any:
-    """The first row, with the statement finished (an unfinished one keeps a read lock)."""
-    rows = db.execute(sql, params).fetchall()
+def _one(db: StoreWriter, sql: str, params: Sequence[Any] = ()) -> Any:
+    rows = db.query(sql, params)
     return rows[0] if rows else None
 
 
@@ -573,9 +586,13 @@ def import_courtlistener(
     batch_bytes: int = 32 * 1024 * 1024,
     progress: Callable[[Progress], None] | None = None,
 ) -> ImportReport:
-    """Load a CourtListener bulk-data dump from ``dump_dir`` into the store file ``out``.
+    """Load a CourtListener bulk-data dump from ``dump_dir`` into the store ``out``.
 
-    Resumes an interrupted import of the same dump into the same file.
+    ``out`` is a SQLite file path or a ``postgresql://`` URL.  Resumes an
+    interrupted import of the same dump into the same store.  A store this
+    importer finished with an older dump is updated in place with a newer one:
+    every row is upserted in one transaction, so lookups running meanwhile see
+    the old store until the new one is complete (``ImportReport.updated``).
     ``opinions`` also loads opinion texts (when the dump has the file).
     ``progress`` is called about once a second and at the end of each phase.
     """
@@ -584,47 +601,47 @@ def import_courtlistener(
     for needed in ("dockets", "opinion-clusters", "citations"):
         if dump.get(needed) is None:
             raise DumpError(f"no {needed}-<date>.csv[.bz2] file in {dump_dir}")
-    out = Path(out)
     db = _open_store(out)
-    report = ImportReport(store=out, date=dump.date)
+    report = ImportReport(store=Path(out) if not is_postgres_url(out) else db.location,
+                          date=dump.date)  # fmt: skip
     try:
         done = {
             phase: (file, size, position, is_done)
-            for phase, file, size, position, is_done in db.execute(
+            for phase, file, size, position, is_done in db.query(
                 f"SELECT phase, file, size, position, done FROM {_PROGRESS_TABLE}"
             )
         }
-        for phase in PHASES:
-            path = dump.get(phase)
-            if path is None or (phase == "opinions" and not opinions):
-                report.skipped.append(phase)
-                continue
-            size = path.stat().st_size
-            position = 0
-            if phase in done:
-                file, old_size, position, is_done = done[phase]
-                if (file, old_size) != (path.name, size):
-                    raise DumpError(
-                        f"{out} was started from {file}, not {path.name}; choose a new file"
-                    )
-                if is_done:
-                    continue
-                if position:
-                    report.resumed.append(phase)
-            else:
-                db.execute(
-                    f"INSERT INTO {_PROGRESS_TABLE} (phase, file, size) VALUES (?, ?, ?)",
-                    (phase, path.name, size),
-                )
-            if phase == "citations":
-                for statement in _citation_indexes():
-                    db.execute(f"DROP INDEX IF EXISTS {_index_name(statement)}")
-            db.execute(f"DELETE FROM {_PROGRESS_TABLE} WHERE phase = 'finish'")
-            report.rows[phase] = _load(
-                db, _PHASE_TYPES[phase](db, dump.date), path, position, size,
-                batch_rows, batch_bytes, progress,
-            )  # fmt: skip
-        _finish(db, dump)
+        wanted = {
+            phase: path
+            for phase in PHASES
+            if (path := dump.get(phase)) is not None and (phase != "opinions" or opinions)
+        }
+        changed = [
+            phase
+            for phase, path in wanted.items()
+            if phase in done and tuple(done[phase][:2]) != (path.name, path.stat().st_size)
+        ]
+        finished = bool(done.get("finish", (None, None, None, 0))[3])
+        if changed and not finished:
+            file = done[changed[0]][0]
+            raise DumpError(
+                f"{db.location} was started from {file}, not {wanted[changed[0]].name}; "
+                "finish that import first, or choose a new store"
+            )
+        if changed:
+            _check_newer(db, dump)
+            report.updated = True
+            with db.transaction():  # readers see the old store until this commits
+                db.execute(f"DELETE FROM {_PROGRESS_TABLE}")
+                _run_phases(db, dump, wanted, {}, report, batch_rows, batch_bytes, progress)
+                _finish(db, dump)
+        else:
+            _run_phases(db, dump, wanted, done, report, batch_rows, batch_bytes, progress)
+            _finish(db, dump)
+        for table in _STAGING_TABLES:
+            db.execute(f"DROP TABLE IF EXISTS {table}")
+        db.after_import()
+        report.skipped = [p for p in PHASES if p not in wanted]
         report.complete = True
     finally:
         db.close()
@@ -632,8 +649,53 @@ def import_courtlistener(
     return report
 
 
+def _check_newer(db: StoreWriter, dump: DumpFiles) -> None:
+    """An update must come from a dump at least as new as the one the store holds."""
+    row = _one(db, "SELECT value FROM meta WHERE key = 'dump_date'")
+    if row and dump.date and dump.date < row[0]:
+        raise DumpError(
+            f"{db.location} holds the bulk data of {row[0]}; the dump in the folder is older "
+            f"({dump.date})"
+        )
+
+
+def _run_phases(
+    db: StoreWriter,
+    dump: DumpFiles,
+    wanted: dict[str, Path],
+    done: dict[str, tuple[Any, ...]],
+    report: ImportReport,
+    batch_rows: int,
+    batch_bytes: int,
+    progress: Callable[[Progress], None] | None,
+) -> None:
+    for phase, path in wanted.items():
+        size = path.stat().st_size
+        position = 0
+        if phase in done:
+            _, _, position, is_done = done[phase]
+            if is_done:
+                continue
+            if position:
+                report.resumed.append(phase)
+        else:
+            db.execute(
+                f"INSERT INTO {_PROGRESS_TABLE} (phase, file, size) VALUES (?, ?, ?)",
+                (phase, path.name, size),
+            )
+        if phase == "citations" and not db.in_transaction:
+            # A first import loads faster without them; an update keeps them for readers.
+            for statement in _citation_indexes():
+                db.execute(f"DROP INDEX IF EXISTS {_index_name(statement)}")
+        db.execute(f"DELETE FROM {_PROGRESS_TABLE} WHERE phase = 'finish'")
+        report.rows[phase] = _load(
+            db, _PHASE_TYPES[phase](db, dump.date), path, position, size,
+            batch_rows, batch_bytes, progress,
+        )  # fmt: skip
+
+
 def _load(
-    db: sqlite3.Connection,
+    db: StoreWriter,
     phase: _Phase,
     path: Path,
     position: int,
@@ -653,17 +715,12 @@ def _load(
     total_rows = int(total_rows[0]) if total_rows else 0
 
     def commit(reached: int) -> None:
-        db.execute("BEGIN")
-        try:
+        with db.transaction():
             phase.flush()
             db.execute(
                 f"UPDATE {_PROGRESS_TABLE} SET rows = ?, position = ? WHERE phase = ?",
                 (total_rows + rows, reached, phase.name),
             )
-            db.execute("COMMIT")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
 
     def report(stream: IO[bytes] | None, done: bool = False) -> None:
         if progress is None:
@@ -697,14 +754,13 @@ def _load(
     return rows
 
 
-def _finish(db: sqlite3.Connection, dump: DumpFiles) -> None:
-    """Indexes, citation ranks, lead texts, coverage, courts and meta; then drop staging."""
+def _finish(db: StoreWriter, dump: DumpFiles) -> None:
+    """Indexes, citation ranks, lead texts, coverage, courts and meta."""
     finished = _one(db, f"SELECT done FROM {_PROGRESS_TABLE} WHERE phase = 'finish'")
     if finished and finished[0]:
         return
     as_of = f"{dump.date}T00:00:00Z" if dump.date else None
-    db.execute("BEGIN")
-    try:
+    with db.transaction():
         for statement in _citation_indexes():
             db.execute(statement.replace("CREATE INDEX", "CREATE INDEX IF NOT EXISTS", 1))
         # Ranks: 0 for the primary citation (lowest CourtListener type), then parallels;
@@ -726,18 +782,22 @@ def _finish(db: sqlite3.Connection, dump: DumpFiles) -> None:
         )
         db.execute("DELETE FROM coverage WHERE note LIKE 'CourtListener bulk data%'")
         reporters: dict[str, set[int]] = {}
-        for reporter, type_ in db.execute("SELECT reporter, type FROM _import_reporters"):
+        for reporter, type_ in db.query("SELECT reporter, type FROM _import_reporters"):
             reporters.setdefault(reporter, set()).add(type_)
         label = (
             f"CourtListener bulk data of {dump.date}" if dump.date else "CourtListener bulk data"
         )
-        db.executemany(
-            "INSERT INTO coverage (reporter, volume_first, volume_last, complete, number_limit, "
-            "as_of, note) VALUES (?, NULL, NULL, ?, NULL, ?, ?)",
+        db.insert(
+            "coverage",
+            ("reporter", "volume_first", "volume_last", "complete", "number_limit", "as_of",
+             "note"),
             [
                 (
                     reporter,
+                    None,
+                    None,
                     0 if types & _SPORADIC_TYPES else 1,
+                    None,
                     as_of,
                     f"{label}: only the {reporter} citations CourtListener happened to hold"
                     if types & _SPORADIC_TYPES
@@ -745,44 +805,43 @@ def _finish(db: sqlite3.Connection, dump: DumpFiles) -> None:
                 )
                 for reporter, types in sorted(reporters.items())
             ],
-        )
+        )  # fmt: skip
         missing = [
             row[0]
-            for row in db.execute(
+            for row in db.query(
                 "SELECT DISTINCT court_id FROM authorities WHERE court_id IS NOT NULL "
                 "AND court_id NOT IN (SELECT id FROM courts)"
             )
         ]
         if missing:
             names = _courts_db_names()
-            db.executemany(
-                "INSERT OR IGNORE INTO courts (id, name, jurisdiction) VALUES (?, ?, ?)",
+            db.insert(
+                "courts",
+                ("id", "name", "jurisdiction"),
                 [(c, names.get(c, c), _jurisdiction(c)) for c in missing],
+                key=("id",),
+                update=False,
             )
         files = ", ".join(sorted(p.name for p in dump.files.values()))
+        previous = _one(db, "SELECT value FROM meta WHERE key = 'revision'")
         meta = {
             "title": label,
             "built_from": f"CourtListener bulk data ({files})",
-            "sqlite_version": sqlite3.sqlite_version,
             "importer": "citeverify.importers.courtlistener",
+            # Readers reload what they cache (coverage, courts) when this changes.
+            "revision": str(int(previous[0]) + 1 if previous else 1),
         }
-        db.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", meta.items())
+        if dump.date:
+            meta["dump_date"] = dump.date
+        if db.dialect == "sqlite":
+            import sqlite3
+
+            meta["sqlite_version"] = sqlite3.sqlite_version
+        db.set_meta(meta.items())
         db.execute(
-            f"INSERT OR REPLACE INTO {_PROGRESS_TABLE} (phase, file, size, done) "
-            "VALUES ('finish', '', 0, 1)"
+            f"INSERT INTO {_PROGRESS_TABLE} (phase, file, size, done) VALUES ('finish', '', 0, 1) "
+            "ON CONFLICT (phase) DO UPDATE SET done = 1"
         )
-        db.execute("COMMIT")
-    except BaseException:
-        db.execute("ROLLBACK")
-        raise
-    for table in _STAGING_TABLES:
-        db.execute(f"DROP TABLE IF EXISTS {table}")
-    db.execute("ANALYZE")
-    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    # One self-contained file for read-only use; if another process has the file open it
-    # stays in WAL mode, which readers still handle.
-    with contextlib.suppress(sqlite3.OperationalError):
-        db.execute("PRAGMA journal_mode = DELETE")
 
 
 def _courts_db_names() -> dict[str, str]:

@@ -5,7 +5,9 @@ enabled, answers what it does not cover.  Settings come from arguments or from t
 environment, so server workers started by uvicorn get the same provider:
 
 ``CITEVERIFY_STORE``
-    a LocalStore file to use instead of the embedded corpus;
+    a LocalStore file to use instead of the embedded corpus, or a
+    ``postgresql://`` URL of a store in PostgreSQL (``PostgresStore``; needs
+    the ``postgres`` extra);
 ``COURTLISTENER_TOKEN``
     a CourtListener API token; setting it enables CourtListener;
 ``CITEVERIFY_COURTLISTENER``
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from typing import Any
 
 from citeverify.providers._base import Provider
 from citeverify.providers._memory import Chain
@@ -29,6 +32,7 @@ __all__ = [
     "ProviderConfigError",
     "check_store",
     "configured_provider",
+    "open_store_provider",
     "provider_from_env",
 ]
 
@@ -61,6 +65,10 @@ def check_store(store: Provider) -> None:
     """
     import sqlite3
 
+    check = getattr(store, "check", None)
+    if check is not None:  # a PostgresStore: connect and probe
+        _check_postgres(store, check)
+        return
     path = getattr(store, "path", None)
     if path is None:
         return
@@ -84,6 +92,46 @@ def check_store(store: Provider) -> None:
         raise ProviderConfigError(f"{where} cannot be served: {reason}") from exc
 
 
+def _check_postgres(store: Provider, check: Any) -> None:
+    import psycopg
+
+    try:
+        check()
+    except (psycopg.Error, OSError, ValueError) as exc:
+        reason = " ".join(str(exc).split())
+        url = str(getattr(store, "_url", ""))
+        if url:
+            reason = reason.replace(url, "it")
+        raise ProviderConfigError(
+            f"the PostgreSQL store {getattr(store, 'url', '')} cannot be served: {reason}"
+        ) from exc
+
+
+def open_store_provider(store: str) -> Provider:
+    """The provider for a ``--store``/``CITEVERIFY_STORE`` value: a file or a URL.
+
+    A ``postgresql://`` URL is a ``PostgresStore``; any other URL is refused rather
+    than read as a file name.
+    """
+    from citeverify.store._writer import StoreLocationError, check_location, is_postgres_url
+
+    try:
+        check_location(store)
+    except StoreLocationError as exc:
+        raise ProviderConfigError(str(exc)) from None
+    if is_postgres_url(store):
+        try:
+            from citeverify.providers.postgres import PostgresStore
+        except ImportError as exc:
+            raise ProviderConfigError(
+                "a PostgreSQL store needs its extra: pip install 'citeverify-legal[postgres]'"
+            ) from exc
+        return PostgresStore(store)
+    from citeverify.providers.local import LocalStore
+
+    return LocalStore(store)
+
+
 def configured_provider(
     *,
     store: str | None = None,
@@ -100,13 +148,7 @@ def configured_provider(
     """
     from citeverify.providers import default_provider
 
-    local: Provider
-    if store:
-        from citeverify.providers.local import LocalStore
-
-        local = LocalStore(store)
-    else:
-        local = default_provider()
+    local = open_store_provider(store) if store else default_provider()
     if check:
         check_store(local)
     if courtlistener is None:

@@ -16,6 +16,7 @@ is ``OutsideCoverage``.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import json
 import re
@@ -23,10 +24,10 @@ import sqlite3
 import threading
 import zlib
 from collections import OrderedDict, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import attrs
 
@@ -76,6 +77,13 @@ def embedded_corpus_exists() -> bool:
         return _embedded_path().is_file()
     except (OSError, TypeError):  # pragma: no cover - unusual packaging
         return False
+
+
+class _Database(Protocol):
+    """What the lookups need of a connection: ``execute`` returning iterable rows with
+    ``fetchone``.  A ``sqlite3.Connection``; ``PostgresStore`` gives an adapter."""
+
+    def execute(self, sql: str, parameters: Any = ..., /) -> Any: ...
 
 
 @attrs.frozen
@@ -140,10 +148,16 @@ class LocalStore:
     """
 
     name = "local"
+    #: What a store that cannot be read raises (answered ``Unavailable``).
+    _errors: tuple[type[BaseException], ...] = (sqlite3.Error, OSError, ValueError)
 
     def __init__(self, path: str | Path | None = None) -> None:
         self._embedded = path is None
         self._path = Path(path) if path is not None else _embedded_path()
+        self._init_state()
+
+    def _init_state(self) -> None:
+        self._revision: str | None = None
         self._local = threading.local()
         self._lock = threading.Lock()
         self._loaded = False
@@ -168,7 +182,7 @@ class LocalStore:
         that an authority does not exist.
         """
         self._load()
-        lines = [f"LocalStore {self._path} (schema {SCHEMA_VERSION})"]
+        lines = [f"{self._title()} (schema {SCHEMA_VERSION})"]
         for reporter in sorted(self._coverage, key=str.casefold):
             rows = self._coverage[reporter]
             ranged = [r for r in rows if r.volume_first is not None]
@@ -189,15 +203,20 @@ class LocalStore:
                 lines.append(f"  {reporter}{span} [{kind}]: {row.note}")
         return "\n".join(lines)
 
-    # --- opening -----------------------------------------------------------------------
+    def _title(self) -> str:
+        return f"LocalStore {self._path}"
 
-    def _connection(self) -> sqlite3.Connection:
+    # --- opening (the parts ``PostgresStore`` replaces) -----------------------------------
+
+    def _connection(self) -> _Database:
         connection: sqlite3.Connection | None = getattr(self._local, "connection", None)
         if connection is None:
             uri = f"file:{self._path.as_posix()}?mode=ro"
             if self._embedded:
                 uri += "&immutable=1"  # the shipped file never changes: skip locking
             connection = sqlite3.connect(uri, uri=True, check_same_thread=True)
+            if not self._embedded:  # an import may be switching the file to WAL mode
+                connection.execute("PRAGMA busy_timeout = 5000")
             # Lookups read scattered index pages: map the file and keep more of it
             # cached than SQLite's 2 MB default (matters for large imported stores).
             connection.execute("PRAGMA mmap_size = 268435456")
@@ -212,36 +231,80 @@ class LocalStore:
         with self._lock:
             if self._loaded:
                 return
-            if not self._path.is_file():
-                raise FileNotFoundError(f"no store file at {self._path}")
+            self._check_exists()
             db = self._connection()
             version = db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
             if version is None or int(version[0]) != SCHEMA_VERSION:
                 found = version[0] if version else "none"
                 raise ValueError(
-                    f"{self._path} has store schema {found}; this citeverify reads "
+                    f"{self._where()} has store schema {found}; this citeverify reads "
                     f"schema {SCHEMA_VERSION}"
                 )
-            for row in db.execute(
-                "SELECT reporter, volume_first, volume_last, complete, number_limit, as_of, note "
-                "FROM coverage ORDER BY rowid"
-            ):
-                self._coverage.setdefault(row[0], []).append(
-                    _Coverage(row[0], row[1], row[2], bool(row[3]), row[4], row[5], row[6])
-                )
-            for row in db.execute(
-                "SELECT reporter, volume_first, volume_last, provider, url, format, official "
-                "FROM link_templates ORDER BY reporter, rank"
-            ):
-                official = None if row[6] is None else bool(row[6])
-                self._templates.setdefault(row[0], []).append(
-                    _Template(row[1], row[2], row[3], row[4], row[5], official)
-                )
-            for court_id, name, jurisdiction in db.execute(
-                "SELECT id, name, jurisdiction FROM courts"
-            ):
-                self._courts[court_id] = (name, jurisdiction)
+            self._read_small_tables(db)
             self._loaded = True
+
+    def _check_exists(self) -> None:
+        if not self._path.is_file():
+            raise FileNotFoundError(f"no store file at {self._path}")
+
+    def _where(self) -> str:
+        """The store as named in answers (never a server's full path or a password)."""
+        return "the embedded corpus" if self._embedded else f"the store {self._path.name}"
+
+    @contextlib.contextmanager
+    def _snapshot(self) -> Iterator[None]:
+        """One read transaction for a whole batch, so that an update committed meanwhile
+        is seen entirely or not at all (the embedded file never changes)."""
+        if self._embedded:
+            yield
+            return
+        db = self._connection()
+        db.execute("BEGIN")
+        try:
+            yield
+        finally:
+            db.execute("COMMIT")
+
+    def _refresh(self) -> None:
+        """Reload the cached small tables when an import has changed the store since."""
+        if self._embedded:
+            return
+        row = self._connection().execute("SELECT value FROM meta WHERE key = 'revision'").fetchone()
+        revision = row[0] if row else None
+        if revision != self._revision:
+            with self._lock:
+                self._read_small_tables(self._connection())
+                self._texts.clear()
+                self._quote_index = None
+
+    def _read_small_tables(self, db: _Database) -> None:
+        """Coverage, link templates and courts, read whole (they are small)."""
+        found = db.execute("SELECT value FROM meta WHERE key = 'revision'").fetchone()
+        revision = found[0] if found else None
+        coverage: dict[str, list[_Coverage]] = {}
+        templates: dict[str, list[_Template]] = {}
+        courts: dict[str, tuple[str, str]] = {}
+        for row in db.execute(
+            "SELECT reporter, volume_first, volume_last, complete, number_limit, as_of, note "
+            "FROM coverage ORDER BY rowid"
+        ):
+            coverage.setdefault(row[0], []).append(
+                _Coverage(row[0], row[1], row[2], bool(row[3]), row[4], row[5], row[6])
+            )
+        for row in db.execute(
+            "SELECT reporter, volume_first, volume_last, provider, url, format, official "
+            "FROM link_templates ORDER BY reporter, rank"
+        ):
+            official = None if row[6] is None else bool(row[6])
+            templates.setdefault(row[0], []).append(
+                _Template(row[1], row[2], row[3], row[4], row[5], official)
+            )
+        for court_id, name, jurisdiction in db.execute(
+            "SELECT id, name, jurisdiction FROM courts"
+        ):
+            courts[court_id] = (name, jurisdiction)
+        self._coverage, self._templates, self._courts = coverage, templates, courts
+        self._revision = revision
 
     # --- lookup --------------------------------------------------------------------------
 
@@ -251,8 +314,10 @@ class LocalStore:
             return []
         try:
             self._load()
-            return self._lookup(requests)
-        except (sqlite3.Error, OSError, ValueError) as exc:
+            with self._snapshot():
+                self._refresh()
+                return self._lookup(requests)
+        except self._errors as exc:
             # The reason reaches clients: name the failure, never the server's file path.
             reason = f"the local store cannot be read ({type(exc).__name__})"
             return [Unavailable(reason)] * len(requests)
@@ -494,7 +559,7 @@ class LocalStore:
         return NotFound(self._missing(key, coverage), as_of=as_of, method=method)
 
     def _uncovered(self, citation: Lookupable, key: _Key) -> str:
-        where = "the embedded corpus" if self._embedded else f"the store {self._path.name}"
+        where = self._where()
         if key.kind == "case":
             rows = self._coverage.get(key.reporter, [])
             firsts = [r.volume_first for r in rows if r.volume_first is not None]
@@ -694,7 +759,7 @@ class LocalStore:
         try:
             self._load()
             index = self._quotes()
-        except (sqlite3.Error, OSError, ValueError):
+        except self._errors:
             return None
         for authority_id, text in index:
             position = 0
