@@ -382,3 +382,18 @@ def test_in_re_keeps_its_opener() -> None:
     body = check("See In re Gault, 387 U.S. 1 (1967).")
     (result,) = body["results"]
     assert result["position"]["text"] == "In re Gault, 387 U.S. 1 (1967)"
+
+
+def test_readme_python_examples_show_verified_quotations(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The README's Python examples check texts that ship, so a new user sees a quotation
+    verified, not 'unverified' (issue: the old example quoted Roe, whose text does not ship)."""
+    import re
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", readme, flags=re.S)
+    assert len(blocks) >= 2
+    exec(compile(blocks[1], "README.md", "exec"), {"__name__": "readme"})
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].startswith("2 verified quoted from"), lines
