@@ -56,6 +56,9 @@ __all__ = ["EMBEDDED_CORPUS", "LocalStore", "embedded_corpus_exists"]
 EMBEDDED_CORPUS = "corpus.sqlite3"
 _CHUNK = 300
 _TEXT_CACHE = 32
+# Rows (and the authorities built from them) kept between lookups: a few MB at most,
+# and a brief's citations repeat across requests, so most rows are built only once.
+_ROW_CACHE = 8192
 _RULESET_NAMES = {
     "frcp": "the Federal Rules of Civil Procedure",
     "frcrmp": "the Federal Rules of Criminal Procedure",
@@ -151,6 +154,10 @@ class LocalStore:
         self._templates: dict[str, list[_Template]] = {}
         self._courts: dict[str, tuple[str, str]] = {}
         self._texts: OrderedDict[int, AuthorityText] = OrderedDict()
+        # Per row id: the record read from the file, and the authorities built from it
+        # (by the pages they carry).  Both are immutable once built, so a hit is shared.
+        self._rows: OrderedDict[int, _Record] = OrderedDict()
+        self._built: OrderedDict[tuple[int, int | None, int | None], Authority] = OrderedDict()
         self._quote_index: list[tuple[int, str]] | None = None
 
     def __repr__(self) -> str:
@@ -376,6 +383,27 @@ class LocalStore:
         return out
 
     def _records(self, ids: list[int]) -> dict[int, _Record]:
+        """The records of ``ids`` (those in the store): from the row cache, else read."""
+        records: dict[int, _Record] = {}
+        missing: list[int] = []
+        with self._lock:
+            for authority_id in ids:
+                record = self._rows.get(authority_id)
+                if record is None:
+                    missing.append(authority_id)
+                else:
+                    self._rows.move_to_end(authority_id)
+                    records[authority_id] = record
+        if missing:
+            read = self._read_records(missing)
+            records.update(read)
+            with self._lock:
+                self._rows.update(read)
+                while len(self._rows) > _ROW_CACHE:
+                    self._rows.popitem(last=False)
+        return records
+
+    def _read_records(self, ids: list[int]) -> dict[int, _Record]:
         records: dict[int, _Record] = {}
         db = self._connection()
         for chunk in _chunks(ids):
@@ -579,11 +607,30 @@ class LocalStore:
         first_page: int | None,
         last_page: int | None,
     ) -> Authority:
-        """An ``Authority``; pages are those of the citation looked up (primary when none)."""
+        """An ``Authority``; pages are those of the citation looked up (primary when none).
+
+        Built once per row and pages, then shared (``Authority`` is immutable).
+        """
         if key is None or key.kind != "case":
             for _, _, _, _, number, last in record.citations[:1]:
                 if number is not None:
                     first_page, last_page = number, last
+        cache_key = (record.id, first_page, last_page)
+        with self._lock:
+            built = self._built.get(cache_key)
+            if built is not None:
+                self._built.move_to_end(cache_key)
+                return built
+        built = self._build_authority(record, first_page, last_page)
+        with self._lock:
+            self._built[cache_key] = built
+            while len(self._built) > _ROW_CACHE:
+                self._built.popitem(last=False)
+        return built
+
+    def _build_authority(
+        self, record: _Record, first_page: int | None, last_page: int | None
+    ) -> Authority:
         court = Court()
         if record.court_id is not None and record.court_id in self._courts:
             name, jurisdiction = self._courts[record.court_id]
