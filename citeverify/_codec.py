@@ -355,6 +355,106 @@ def to_dict(value: Any) -> Any:
     return CONVERTER.unstructure(value)
 
 
+# --- responses: unstructure functions generated once per model class ------------
+#
+# cattrs' generated functions route every optional field through a generic hook
+# (``unstructure_optional``) and every tuple through a generic iterable walk: about
+# half the cost of building a 10-item response.  The functions below are written
+# from the same field list (order, JSON names, defaults) and omit a field exactly
+# when cattrs would (``_cattrs_omit_if_default``: the value equals the default), so
+# the dicts are equal key for key and in the same order; tests/test_golden.py holds
+# the encoded bytes to the pre-change ones and compares the two on generated values.
+
+_RESPONSE_CLASSES: Final = (
+    m.CitationComponents,
+    m.Citation,
+    m.Verdict,
+    m.Comparison,
+    m.Evidence,
+    m.Court,
+    m.Identifier,
+    m.Document,
+    m.Opinion,
+    m.QuoteLocation,
+    m.Quote,
+    m.DocumentPosition,
+    m.Result,
+    m.Summary,
+    m.Usage,
+    m.DocumentText,
+    m.Response,
+)
+
+
+def _value_code(tp: Any, expr: str) -> str:
+    """Python source unstructuring ``expr`` (a non-None value of declared type ``tp``)."""
+    import types
+    import typing
+
+    origin = typing.get_origin(tp)
+    if origin in (typing.Union, types.UnionType):
+        members = [a for a in typing.get_args(tp) if a is not type(None)]
+        if len(members) != 1:  # pragma: no cover - no such field in the model
+            raise TypeError(f"unsupported union {tp!r}")
+        return _value_code(members[0], expr)
+    if origin is tuple:
+        inner = _value_code(typing.get_args(tp)[0], "x")
+        return f"list({expr})" if inner == "x" else f"[{inner} for x in {expr}]"
+    if isinstance(tp, type) and issubclass(tp, Enum):
+        return f"{expr}.value"
+    if attrs.has(tp):
+        return f"_u_{tp.__name__}({expr})"
+    return expr
+
+
+def _is_optional(tp: Any) -> bool:
+    import typing
+
+    return type(None) in typing.get_args(tp)
+
+
+def _unstructure_source(cls: type) -> str:
+    import typing
+
+    hints = typing.get_type_hints(cls)
+    lines = [f"def _u_{cls.__name__}(o):", "    d = {}"]
+    for field in attrs.fields(cls):
+        name = _json_name(field)
+        value = _value_code(hints[field.name], "v")
+        lines.append(f"    v = o.{field.name}")
+        if field.default is attrs.NOTHING:
+            # Required fields are always written; only a None one (``cited``) stays None.
+            if value != "v" and _is_optional(hints[field.name]):
+                lines.append(f"    d[{name!r}] = None if v is None else {value}")
+            else:
+                lines.append(f"    d[{name!r}] = {value}")
+            continue
+        if isinstance(field.default, attrs.Factory):  # type: ignore[arg-type]
+            raise TypeError(f"{cls.__name__}.{field.name}: factories are not supported")
+        default = f"_default_{cls.__name__}_{field.name}"
+        test = "v is not None" if field.default is None else f"v != {default}"
+        lines.append(f"    if {test}:")
+        lines.append(f"        d[{name!r}] = {value}")
+    lines.append("    return d")
+    return "\n".join(lines)
+
+
+def _make_unstructurers() -> dict[type, Any]:
+    namespace: dict[str, Any] = {}
+    for cls in _RESPONSE_CLASSES:
+        for field in attrs.fields(cls):
+            if field.default is not attrs.NOTHING and field.default is not None:
+                namespace[f"_default_{cls.__name__}_{field.name}"] = field.default
+    for cls in _RESPONSE_CLASSES:
+        exec(_unstructure_source(cls), namespace)  # our own source, from the model's fields
+    return {cls: namespace[f"_u_{cls.__name__}"] for cls in _RESPONSE_CLASSES}
+
+
+_UNSTRUCTURE: Final = _make_unstructurers()
+_unstructure_response: Final = _UNSTRUCTURE[m.Response]
+
+
 def response_to_dict(response: m.Response) -> dict[str, Any]:
-    out: dict[str, Any] = CONVERTER.unstructure(response)
+    """The contract JSON shape of a ``Response`` (equal to ``to_dict``, faster)."""
+    out: dict[str, Any] = _unstructure_response(response)
     return out

@@ -301,3 +301,68 @@ def test_golden_requests_are_what_the_cases_build() -> None:
     """The stored requests are still the cases' requests (the inputs did not drift)."""
     for case in CASES:
         assert (GOLDEN / f"{case.name}.request.json").read_bytes() == case.request(), case.name
+
+
+# --- the fast response unstructuring equals cattrs' -------------------------------------
+
+
+def _same(a: Any, b: Any, path: str = "") -> None:
+    """Equal values of the same types, and dicts with keys in the same order."""
+    assert type(a) is type(b), f"{path}: {type(a).__name__} != {type(b).__name__}"
+    if isinstance(a, dict):
+        assert list(a) == list(b), path
+        for key in a:
+            _same(a[key], b[key], f"{path}.{key}")
+    elif isinstance(a, list):
+        assert len(a) == len(b), path
+        for index, (x, y) in enumerate(zip(a, b, strict=True)):
+            _same(x, y, f"{path}[{index}]")
+    else:
+        assert a == b, path
+
+
+def _strategy(tp: Any) -> Any:
+    """Any value of a model type, every optional field sometimes set, sometimes not."""
+    import types
+    import typing
+    from enum import Enum
+
+    from hypothesis import strategies as st
+
+    from citeverify import _model as m
+
+    origin = typing.get_origin(tp)
+    if origin in (typing.Union, types.UnionType):
+        return st.one_of(*(_strategy(a) for a in typing.get_args(tp)))
+    if origin is tuple:
+        inner = typing.get_args(tp)[0]
+        extra = st.just((0,)) if inner is int else st.nothing()  # DocumentText's default
+        return st.lists(_strategy(inner), max_size=3).map(tuple) | extra
+    if tp is type(None):
+        return st.none()
+    if isinstance(tp, type) and issubclass(tp, Enum):
+        return st.sampled_from(list(tp))
+    if tp is str:  # a str field may hold a StrEnum (Verdict.outcome holds an Outcome)
+        return st.text(max_size=6) | st.sampled_from(list(m.Outcome))
+    if tp is bool:
+        return st.booleans()
+    if tp is int:
+        return st.integers(-5, 5)
+    assert attrs.has(tp), tp
+    hints = typing.get_type_hints(tp)
+    fields = {f.name: st.deferred(lambda t=hints[f.name]: _strategy(t)) for f in attrs.fields(tp)}
+    return st.builds(tp, **fields)
+
+
+def test_fast_unstructure_equals_cattrs() -> None:
+    """``response_to_dict`` gives what cattrs' generic unstructuring gives, on any Response."""
+    from hypothesis import given, settings
+
+    from citeverify import _codec, _model
+
+    @settings(max_examples=150, deadline=None)
+    @given(_strategy(_model.Response))
+    def check(response: Any) -> None:
+        _same(_codec.response_to_dict(response), _codec.CONVERTER.unstructure(response))
+
+    check()
