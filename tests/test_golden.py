@@ -366,3 +366,34 @@ def test_fast_unstructure_equals_cattrs() -> None:
         _same(_codec.response_to_dict(response), _codec.CONVERTER.unstructure(response))
 
     check()
+
+
+def test_one_pass_item_check_agrees_with_the_full_check() -> None:
+    """The fast path accepts exactly the items the full check accepts, with the same result."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from citeverify import _codec
+
+    keys = st.sampled_from([*_codec._ITEM_FIELDS, "extra", "Type"])
+    values = (
+        st.sampled_from(["case", "quote", "link", "statute", "rule", "constitution", "", "x"])
+        | st.text(max_size=12)
+        | st.text(min_size=2001, max_size=2001, alphabet="ab")
+        | st.just("\ud800")
+        | st.integers()
+        | st.none()
+    )
+    items = st.dictionaries(keys, values, max_size=8) | st.integers() | st.lists(st.text())
+
+    @settings(max_examples=400, deadline=None)
+    @given(items)
+    def check(item: Any) -> None:
+        limits = _codec.DEFAULT_LIMITS
+        fast, full = _codec._Problems(100), _codec._Problems(100)
+        got = _codec._check_item(3, item, limits, fast)
+        want = _codec._check_item_fully(3, item, limits, full)
+        assert got == want
+        assert fast.details == full.details
+
+    check()
