@@ -297,6 +297,46 @@ def test_response_bytes_are_unchanged(case: Case) -> None:
         )
 
 
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_standard_library_encoder_gives_the_same_bytes(
+    case: Case, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without orjson (the fallback), every golden response is the same bytes."""
+    from citeverify.http import _handler
+
+    monkeypatch.setattr(_handler, "_orjson", None)
+    request = (GOLDEN / f"{case.name}.request.json").read_bytes()
+    assert case.respond(request) == (GOLDEN / f"{case.name}.response.json").read_bytes()
+
+
+def test_fast_encoder_equals_the_standard_library() -> None:
+    """orjson and the standard-library path agree on any JSON tree of our kinds of value."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from citeverify.http._handler import _encode, _encode_stdlib
+
+    leaves = (
+        st.none()
+        | st.booleans()
+        | st.integers(-(2**70), 2**70)
+        | st.text()
+        | st.text(alphabet=st.characters(max_codepoint=0x2030))
+    )
+    trees = st.recursive(
+        leaves,
+        lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+        max_leaves=20,
+    )
+
+    @settings(max_examples=300, deadline=None)
+    @given(trees)
+    def check(tree: Any) -> None:
+        assert _encode(tree) == _encode_stdlib(tree)
+
+    check()
+
+
 def test_golden_requests_are_what_the_cases_build() -> None:
     """The stored requests are still the cases' requests (the inputs did not drift)."""
     for case in CASES:
