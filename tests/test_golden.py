@@ -437,3 +437,55 @@ def test_one_pass_item_check_agrees_with_the_full_check() -> None:
         assert fast.details == full.details
 
     check()
+
+
+# --- the store's caches: bounded, and never stale ------------------------------------------
+
+
+def test_cached_answers_follow_a_store_file_that_is_written(tmp_path: Path) -> None:
+    """A store file written after a lookup answers from its new rows, not the cached ones."""
+    import sqlite3
+
+    from citeverify.providers._base import Found, NotFound
+    from citeverify.providers.local import LocalStore
+    from tests.test_local_store import TestUserStores, ask, case
+
+    path = TestUserStores()._store(tmp_path / "mine.sqlite3")
+    store = LocalStore(path)
+    [first] = ask(store, case("925", "F.3d", "1339"))
+    [missing] = ask(store, case("925", "F.3d", "1500"))
+    assert isinstance(first, Found)
+    assert first.authorities[0].name == "A v. B"
+    assert isinstance(missing, NotFound)
+    connection = sqlite3.connect(path)
+    connection.execute("UPDATE authorities SET name = 'C v. D' WHERE id = 1")
+    connection.execute(
+        "INSERT INTO authorities (id, kind, reference, name) VALUES (2, 'case', 'cl:2', 'E v. F')"
+    )
+    connection.execute(
+        "INSERT INTO citations VALUES ('F.3d', '925', '1500', 2, 0, '925 F.3d 1500', 1500, 1510)"
+    )
+    connection.commit()
+    connection.close()
+    [again] = ask(store, case("925", "F.3d", "1339"))
+    [now] = ask(store, case("925", "F.3d", "1500"))
+    assert isinstance(again, Found)
+    assert again.authorities[0].name == "C v. D"
+    assert isinstance(now, Found)
+    assert now.authorities[0].name == "E v. F"
+
+
+def test_store_caches_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """However many citations are looked up, each cache holds at most its bound."""
+    from citeverify.providers import local
+    from tests.test_local_store import ask, case
+
+    monkeypatch.setattr(local, "_ROW_CACHE", 3)
+    store = local.LocalStore()
+    pages = ["113", "179", "153", "1", "959", "49", "15", "222"]
+    first = ask(store, *(case("410", "U.S.", p) for p in pages))
+    for _ in range(2):  # answered again, from the caches or not, the same
+        assert ask(store, *(case("410", "U.S.", p) for p in pages)) == first
+    assert 0 < len(store._answers) <= 3
+    assert 0 < len(store._rows) <= 3
+    assert 0 < len(store._built) <= 3

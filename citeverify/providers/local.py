@@ -158,6 +158,9 @@ class LocalStore:
         # (by the pages they carry).  Both are immutable once built, so a hit is shared.
         self._rows: OrderedDict[int, _Record] = OrderedDict()
         self._built: OrderedDict[tuple[int, int | None, int | None], Authority] = OrderedDict()
+        # Per index key (and the citation's text, which one message quotes): the answer.
+        self._answers: OrderedDict[tuple[_Key, str], LookupAnswer] = OrderedDict()
+        self._generation: tuple[int, ...] | None = None
         self._quote_index: list[tuple[int, str]] | None = None
 
     def __repr__(self) -> str:
@@ -264,15 +267,62 @@ class LocalStore:
             reason = f"the local store cannot be read ({type(exc).__name__})"
             return [Unavailable(reason)] * len(requests)
 
+    def _file_generation(self) -> tuple[int, ...]:
+        """What changes when the file (or its write-ahead log) is written."""
+        out: list[int] = []
+        for path in (self._path, self._path.with_name(self._path.name + "-wal")):
+            try:
+                st = path.stat()
+            except OSError:
+                out += [0, 0, 0]
+            else:
+                out += [st.st_ino, st.st_size, st.st_mtime_ns]
+        return tuple(out)
+
+    def _drop_stale_caches(self) -> None:
+        """Forget built rows and answers if the store file changed since they were read.
+
+        The embedded corpus never changes; a store file given by path might be
+        written while we hold it open, and then what we built may be out of date.
+        """
+        if self._embedded:
+            return
+        generation = self._file_generation()
+        if generation != self._generation:
+            with self._lock:
+                self._rows.clear()
+                self._built.clear()
+                self._answers.clear()
+                self._generation = generation
+
     def _lookup(self, requests: Sequence[LookupRequest]) -> list[LookupAnswer]:
+        self._drop_stale_caches()
         answers: list[LookupAnswer | None] = [None] * len(requests)
         keys: dict[int, _Key] = {}
-        for index, request in enumerate(requests):
-            planned = self._plan(request.citation)
-            if isinstance(planned, _Key):
-                keys[index] = planned
-            else:
-                answers[index] = planned
+        with self._lock:
+            for index, request in enumerate(requests):
+                planned = self._plan(request.citation)
+                if isinstance(planned, _Key):
+                    cache_key = (planned, request.citation.normalized)
+                    known = self._answers.get(cache_key)
+                    if known is None:
+                        keys[index] = planned
+                    else:
+                        self._answers.move_to_end(cache_key)
+                        answers[index] = known
+                else:
+                    answers[index] = planned
+        if keys:
+            self._lookup_keys(requests, keys, answers)
+        return [a if a is not None else OutsideCoverage("not looked up") for a in answers]
+
+    def _lookup_keys(
+        self,
+        requests: Sequence[LookupRequest],
+        keys: dict[int, _Key],
+        answers: list[LookupAnswer | None],
+    ) -> None:
+        """Answer the requests of ``keys`` from the file, and remember the answers."""
         unique = list(dict.fromkeys(keys.values()))
         hits = self._find(unique)
 
@@ -290,10 +340,13 @@ class LocalStore:
             sorted({aid for key, found in hits.items() if key.path for aid, _, _ in found})
         )
         for index, key in keys.items():
-            answers[index] = self._answer(
-                requests[index].citation, key, hits, within, records, trees
-            )
-        return [a if a is not None else OutsideCoverage("not looked up") for a in answers]
+            citation = requests[index].citation
+            answer = self._answer(citation, key, hits, within, records, trees)
+            answers[index] = answer
+            with self._lock:
+                self._answers[(key, citation.normalized)] = answer
+                while len(self._answers) > _ROW_CACHE:
+                    self._answers.popitem(last=False)
 
     def _plan(self, citation: Lookupable) -> _Key | LookupAnswer:
         """The index key of a citation, or the answer when none is needed."""
