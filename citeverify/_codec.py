@@ -459,7 +459,7 @@ def _value_code(tp: Any, expr: str) -> str:
         inner = _value_code(typing.get_args(tp)[0], "x")
         return f"list({expr})" if inner == "x" else f"[{inner} for x in {expr}]"
     if isinstance(tp, type) and issubclass(tp, Enum):
-        return f"{expr}.value"
+        return f"{expr}._value_"  # what ``.value`` returns, without its descriptor
     if attrs.has(tp):
         return f"_u_{tp.__name__}({expr})"
     return expr
