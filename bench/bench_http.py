@@ -1,12 +1,14 @@
 """HTTP throughput and latency of a real ``citeverify serve`` (one worker) on loopback.
 
-Targets (issue 7): at least 1,000 requests/s of 10-item verify requests, p99 under
-50 ms, zero errors.  Baseline, measured in the same run: a minimal ASGI app that
-returns a fixed body, served by the same uvicorn with the same options (the
-ceiling any app on this server and machine can reach).
+Targets (issue 17): at least 1,500 requests/s of 10-item verify requests (1,000 when
+every citation is new), p99 under 25 ms, zero errors, server CPU under 0.5 ms per
+request (a ratio to the fixed-body app of at least 0.15).  Baseline, measured in
+the same run: a minimal ASGI app that returns a fixed body, served by the same
+uvicorn with the same options (the ceiling any app on this server and machine
+can reach).
 
 Load comes from wrk when it is installed (one thread, 8 connections, a fixed
-time, best of three runs; errors are counted over all of them), else from a
+time, the median of three runs; errors are counted over all of them), else from a
 threaded httpx client.  The load generator shares the
 machine's cores with the server (and, here, with other work), so throughput
 and latency are lower than on a separate client machine; the server's CPU time
@@ -237,8 +239,8 @@ def _measure(
     pid: int,
     bodies: Path | None = None,
 ) -> dict[str, Any]:
-    """The best of ``rounds`` timed runs (by requests/s): the machine is shared, and the
-    best run is the one least disturbed by other work."""
+    """The median of ``rounds`` timed runs (each figure on its own): the machine is
+    shared, and the median is the honest middle of what other work let us have."""
     import httpx
 
     headers = {"Authorization": f"Bearer {key}", "Content-Type": "application/json"}
@@ -259,11 +261,16 @@ def _measure(
             runs.append({**_load_httpx(url, key, seconds), "client": "httpx threads"})
         cpu = _cpu_seconds(pid) - cpu_before
         runs[-1]["cpu_ms"] = cpu * 1000 / max(1, runs[-1]["requests"])
-    best = max(runs, key=lambda r: r["rps"])
-    best["cpu_ms"] = min(r["cpu_ms"] for r in runs)
-    best["errors"] = sum(r["errors"] for r in runs)
-    best["requests"] = sum(r["requests"] for r in runs)
-    return best
+    middle = {
+        name: statistics.median(r[name] for r in runs)
+        for name in ("rps", "p50_ms", "p99_ms", "cpu_ms")
+    }
+    return {
+        **runs[0],
+        **middle,
+        "errors": sum(r["errors"] for r in runs),
+        "requests": sum(r["requests"] for r in runs),
+    }
 
 
 def _serve(work: Path, state: str, offload: bool) -> tuple[subprocess.Popen[bytes], str]:
@@ -329,6 +336,7 @@ def run(quick: bool = False) -> list[dict[str, Any]]:
             finally:
                 _stop(process)
             bench = f"http {label} ({got['client']}, {CONNECTIONS} conns, 10 items)"
+            want_rps = 1000 if "new" in label else 1500
             rows += [
                 {
                     "benchmark": bench,
@@ -337,8 +345,8 @@ def run(quick: bool = False) -> list[dict[str, Any]]:
                     "unit": "req/s",
                     "baseline": baseline,
                     "ratio": got["rps"] / base["rps"],
-                    "target": ">= 1,000",
-                    "ok": got["rps"] >= 1000,
+                    "target": f">= {want_rps:,} (ratio >= 0.15)",
+                    "ok": got["rps"] >= want_rps and got["rps"] / base["rps"] >= 0.15,
                 },
                 {
                     "benchmark": bench,
@@ -357,8 +365,8 @@ def run(quick: bool = False) -> list[dict[str, Any]]:
                     "unit": "ms",
                     "baseline": f"fixed app p99 {base['p99_ms']:.2f} ms",
                     "ratio": got["p99_ms"] / base["p99_ms"] if base["p99_ms"] else None,
-                    "target": "< 50 ms",
-                    "ok": got["p99_ms"] < 50,
+                    "target": "< 25 ms",
+                    "ok": got["p99_ms"] < 25,
                 },
                 {
                     "benchmark": bench,
@@ -367,8 +375,8 @@ def run(quick: bool = False) -> list[dict[str, Any]]:
                     "unit": "ms/request",
                     "baseline": f"fixed app {base['cpu_ms']:.3f} ms/request",
                     "ratio": got["cpu_ms"] / base["cpu_ms"] if base["cpu_ms"] else None,
-                    "target": "< 1 ms",
-                    "ok": got["cpu_ms"] < 1.0,
+                    "target": "< 0.5 ms",
+                    "ok": got["cpu_ms"] < 0.5,
                 },
                 {
                     "benchmark": bench,

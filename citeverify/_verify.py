@@ -29,6 +29,7 @@ from citeverify import _codec, _policy
 from citeverify._meter import InMemoryMeter, Meter
 from citeverify._model import (
     Citation,
+    CitationComponents,
     DocumentPosition,
     Evidence,
     ItemType,
@@ -276,10 +277,10 @@ class _Driver:
             if task.preset is not None:
                 continue
             for parsed in task.citations:
-                keys = [lookup_key(c) for c in lookupables(parsed)]
-                for citation, key in zip(lookupables(parsed), keys, strict=True):
-                    wanted.setdefault(key, citation)
-                if task.billed and keys:
+                asked = lookupables(parsed)
+                for citation in asked:
+                    wanted.setdefault((citation.kind, citation.normalized), citation)
+                if task.billed and asked:
                     billed.add((parsed.kind, parsed.normalized or ""))
         usage = self.meter.charge(len(billed))  # may raise RateLimited: nothing looked up
         started = time.monotonic()
@@ -530,9 +531,10 @@ def _pin(parent: _Judged) -> Any:
 def _nonempty(components: Any) -> Any:
     if components is None:
         return None
-    c = components
-    filled = c.volume or c.reporter or c.page or c.pinpoint or c.year is not None
-    return components if filled else None
+    if type(components) is CitationComponents:  # flat: its fields are plain values
+        c = components
+        return c if (c.volume or c.reporter or c.page or c.pinpoint or c.year) else None
+    return components if any(attrs.astuple(components)) else None
 
 
 def _summary(results: Sequence[Result], billed: int, expected: int) -> Summary:

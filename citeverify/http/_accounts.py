@@ -326,6 +326,23 @@ _SCHEMA = (
         ON CONFLICT (key) DO NOTHING""",
 )
 
+#: The charge of a key authenticated earlier in this process: one statement that
+#: also re-checks, atomically, that the key is still the account's, the account
+#: enabled and its quota as cached; no row back means one of those changed or the
+#: quota would be passed, and the caller decides which with fresh reads.
+_CHARGE_KEY = """
+INSERT INTO cv_usage (account, window_start, used)
+SELECT name, ?, ? FROM cv_accounts
+WHERE name = ? AND key_digest = ? AND disabled = 0 AND quota_limit = ? AND quota_window = ?
+ON CONFLICT (account, window_start)
+DO UPDATE SET used = cv_usage.used + excluded.used
+WHERE cv_usage.used + excluded.used <= ?
+RETURNING used
+"""
+
+#: Keys authenticated in this process, remembered to save a query per request.
+_KNOWN_KEYS = 1024
+
 _CHARGE = """
 INSERT INTO cv_usage (account, window_start, used) VALUES (?, ?, ?)
 ON CONFLICT (account, window_start)
@@ -363,6 +380,8 @@ class AccountStore:
         self._engine = engine
         self.clock = clock
         self._engine.script(_SCHEMA)
+        self._known: dict[str, Account] = {}
+        self._known_lock = threading.Lock()
 
     @property
     def engine(self) -> str:
@@ -459,7 +478,9 @@ class AccountStore:
         """
         if not looks_like_key(key):
             raise Unauthorized("the API key is malformed")
-        digest = digest_key(key)
+        return self._by_digest(digest_key(key))
+
+    def _by_digest(self, digest: str) -> Account:
         rows = self._engine.execute(
             f"SELECT {_ACCOUNT_COLUMNS}, key_digest FROM cv_accounts WHERE key_digest = ?",
             (digest,),
@@ -476,6 +497,55 @@ class AccountStore:
     def meter(self, account: Account) -> AccountMeter:
         """A meter that charges ``account``'s current window."""
         return AccountMeter(self, account)
+
+    def key_meter(self, key: str) -> AccountMeter:
+        """The meter of the account that owns ``key``, for serving a request.
+
+        The first request of a key authenticates it as ``authenticate`` does (and
+        raises as it does).  Later ones in this process skip that query: their charge
+        is one statement that re-checks the key, the account's state and its quota
+        atomically, so a key regenerated, revoked or disabled (in any process) stops
+        working at once; see ``AccountMeter.charge``.
+        """
+        if not looks_like_key(key):
+            raise Unauthorized("the API key is malformed")
+        digest = digest_key(key)
+        with self._known_lock:
+            known = self._known.get(digest)
+        if known is None:
+            account = self._by_digest(digest)
+            self._remember(digest, account)
+            return AccountMeter(self, account)
+        return AccountMeter(self, known, digest)
+
+    def _remember(self, digest: str, account: Account) -> None:
+        with self._known_lock:
+            if len(self._known) >= _KNOWN_KEYS:
+                self._known.clear()
+            self._known[digest] = account
+
+    def _forget(self, digest: str) -> None:
+        with self._known_lock:
+            self._known.pop(digest, None)
+
+    def _charge_key(self, account: Account, digest: str, billed: int) -> Usage | None:
+        """Charge ``billed`` (> 0) if the key, account and quota are still as cached."""
+        if billed > account.limit:
+            return None
+        start, _ = window_bounds(account.window, self.clock())
+        rows = self._engine.execute(
+            _CHARGE_KEY,
+            (
+                start.date().isoformat(),
+                billed,
+                account.name,
+                digest,
+                account.limit,
+                account.window,
+                account.limit,
+            ),
+        )
+        return _usage(int(rows[0][0]), account.limit) if rows else None
 
     def charge(self, account: Account, billed: int) -> Usage:
         """Add ``billed`` to the account's window atomically; see ``AccountMeter``."""
@@ -511,13 +581,32 @@ class AccountStore:
 class AccountMeter:
     """The ``Meter`` of one authenticated account (see ``citeverify._meter``)."""
 
-    def __init__(self, store: AccountStore, account: Account) -> None:
+    def __init__(self, store: AccountStore, account: Account, digest: str | None = None) -> None:
         self.store = store
         self.account = account
         self.last: Usage | None = None
+        #: Set when the key was authenticated by an earlier request (``key_meter``):
+        #: the charge then re-checks it.
+        self.digest = digest
 
     def charge(self, billed: int) -> Usage:
-        """Charge the account's current window; ``RateLimited`` charges nothing."""
+        """Charge the account's current window; ``RateLimited`` charges nothing.
+
+        For a remembered key, one statement checks and charges; when it charges
+        nothing, the key is authenticated afresh (``Unauthorized``/``Forbidden``
+        when it no longer holds) and charged as for a new one.
+        """
+        digest = self.digest
+        if digest is not None:
+            if billed > 0:
+                usage = self.store._charge_key(self.account, digest, billed)
+                if usage is not None:
+                    self.last = usage
+                    return usage
+            self.store._forget(digest)
+            self.account = self.store._by_digest(digest)
+            self.store._remember(digest, self.account)
+            self.digest = None
         self.last = self.store.charge(self.account, billed)
         return self.last
 

@@ -33,8 +33,14 @@ import attrs
 from citeverify._codec import DEFAULT_LIMITS, Limits
 from citeverify._meter import InMemoryMeter, Meter
 from citeverify._version import CONTRACT_VERSION, __version__
-from citeverify.errors import CiteverifyError, InternalError, RateLimited, Unauthorized
-from citeverify.http._accounts import AccountStore
+from citeverify.errors import (
+    CiteverifyError,
+    Forbidden,
+    InternalError,
+    RateLimited,
+    Unauthorized,
+)
+from citeverify.http._accounts import AccountMeter, AccountStore
 from citeverify.providers._base import Provider
 
 __all__ = ["VERIFY_PATH", "HttpRequest", "HttpResponse", "Service", "loggable_path"]
@@ -135,10 +141,10 @@ class HttpResponse:
         return json.loads(self.body)
 
 
-def _encode(payload: Any) -> bytes:
-    """Compact UTF-8 JSON.  Payloads are trees of plain values (no cycle check needed);
-    a lone surrogate that slipped into a string falls back to ASCII escapes, so the
-    body is always valid UTF-8."""
+def _encode_stdlib(payload: Any) -> bytes:
+    """Compact UTF-8 JSON with the standard library.  Payloads are trees of plain values
+    (no cycle check needed); a lone surrogate that slipped into a string falls back to
+    ASCII escapes, so the body is always valid UTF-8."""
     try:
         text = json.dumps(
             payload,
@@ -150,6 +156,31 @@ def _encode(payload: Any) -> bytes:
         return text.encode("utf-8")
     except UnicodeEncodeError:
         return json.dumps(payload, separators=(",", ":"), allow_nan=False).encode("ascii")
+
+
+_orjson: Any
+try:  # the `server` extra: same bytes, several times faster
+    import orjson as _orjson
+except ImportError:  # pragma: no cover - the standard library does the same, slower
+    _orjson = None
+
+
+def _encode(payload: Any) -> bytes:
+    """Compact UTF-8 JSON: orjson when installed, else the standard library.
+
+    Both give the same bytes for our payloads (strings, ints, bools, None, lists,
+    dicts with string keys; no floats): the same compact separators, non-ASCII
+    written as UTF-8, the same escapes.  What orjson refuses (a lone surrogate, an
+    integer past 64 bits, a non-string key) goes to the standard library, which
+    decides as before.
+    """
+    if _orjson is not None:
+        try:
+            encoded: bytes = _orjson.dumps(payload)
+            return encoded
+        except TypeError:  # orjson.JSONEncodeError
+            pass
+    return _encode_stdlib(payload)
 
 
 def _new_request_id() -> str:
@@ -276,13 +307,41 @@ class Service:
         contract's 401/403 errors for a missing, unknown or disabled key."""
         if self._local_meter is not None:
             return "local", self._local_meter
-        account = self.store.authenticate(_bearer(request))
-        return account.name, self.store.meter(account)
+        meter = self.store.key_meter(_bearer(request))
+        return meter.account.name, meter
+
+    def _account_first(self, request: HttpRequest, meter: Meter | None) -> None:
+        """Raise the key's 401/403 if it no longer holds, before another error is answered.
+
+        A key remembered from an earlier request was not re-checked before the
+        request was read; a 401 or 403 must still win over a 422, as it did.
+        """
+        if isinstance(meter, AccountMeter) and meter.digest is not None:
+            self.store.authenticate(_bearer(request))
+
+    def _refused(
+        self,
+        request: HttpRequest,
+        request_id: str,
+        error: CiteverifyError,
+        account_name: str | None,
+        meter: Meter | None,
+    ) -> HttpResponse:
+        """The error response; a key that no longer holds is answered first (401/403)."""
+        if not isinstance(error, Unauthorized | Forbidden):
+            try:
+                self._account_first(request, meter)
+            except (Unauthorized, Forbidden) as account_error:
+                error = account_error
+        if isinstance(error, Unauthorized | Forbidden):
+            account_name = None  # no account was served
+        return attrs.evolve(_error(error, request_id), account=account_name)
 
     def _verify(self, request: HttpRequest, request_id: str) -> HttpResponse:
         from citeverify._verify import verify_request
 
         account_name: str | None = None
+        meter: Meter | None = None
         try:
             account_name, meter = self.account_meter(request)
             _check_content_type(request)
@@ -296,7 +355,7 @@ class Service:
                 limits=self.limits,
             )
         except CiteverifyError as error:
-            return attrs.evolve(_error(error, request_id), account=account_name)
+            return self._refused(request, request_id, error, account_name, meter)
         body = _encode(response)
         headers = (*_json_headers(request_id, len(body)), ("cache-control", "no-store"))
         return HttpResponse(200, headers, body, request_id, account_name)
@@ -307,6 +366,7 @@ class Service:
         from citeverify.document import verify_document, verify_document_request
 
         account_name: str | None = None
+        meter: Meter | None = None
         try:
             account_name, meter = self.account_meter(request)
             media = _media_type(request)
@@ -325,7 +385,7 @@ class Service:
                 accepted = ", ".join(("application/json", *DOCUMENT_TYPES))
                 raise _validation("Content-Type", f"must be one of {accepted}")
         except CiteverifyError as error:
-            return attrs.evolve(_error(error, request_id), account=account_name)
+            return self._refused(request, request_id, error, account_name, meter)
         body = _encode(response)
         headers = (*_json_headers(request_id, len(body)), ("cache-control", "no-store"))
         return HttpResponse(200, headers, body, request_id, account_name)

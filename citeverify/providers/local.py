@@ -57,6 +57,9 @@ __all__ = ["EMBEDDED_CORPUS", "LocalStore", "embedded_corpus_exists"]
 EMBEDDED_CORPUS = "corpus.sqlite3"
 _CHUNK = 300
 _TEXT_CACHE = 32
+# Rows (and the authorities built from them) kept between lookups: a few MB at most,
+# and a brief's citations repeat across requests, so most rows are built only once.
+_ROW_CACHE = 8192
 _RULESET_NAMES = {
     "frcp": "the Federal Rules of Civil Procedure",
     "frcrmp": "the Federal Rules of Criminal Procedure",
@@ -165,6 +168,13 @@ class LocalStore:
         self._templates: dict[str, list[_Template]] = {}
         self._courts: dict[str, tuple[str, str]] = {}
         self._texts: OrderedDict[int, AuthorityText] = OrderedDict()
+        # Per row id: the record read from the file, and the authorities built from it
+        # (by the pages they carry).  Both are immutable once built, so a hit is shared.
+        self._rows: OrderedDict[int, _Record] = OrderedDict()
+        self._built: OrderedDict[tuple[int, int | None, int | None], Authority] = OrderedDict()
+        # Per index key (and the citation's text, which one message quotes): the answer.
+        self._answers: OrderedDict[tuple[_Key, str], LookupAnswer] = OrderedDict()
+        self._generation: tuple[int, ...] | None = None
         self._quote_index: list[tuple[int, str]] | None = None
 
     def __repr__(self) -> str:
@@ -276,6 +286,9 @@ class LocalStore:
                 self._read_small_tables(self._connection())
                 self._texts.clear()
                 self._quote_index = None
+                self._rows.clear()
+                self._built.clear()
+                self._answers.clear()
 
     def _read_small_tables(self, db: _Database) -> None:
         """Coverage, link templates and courts, read whole (they are small)."""
@@ -322,15 +335,62 @@ class LocalStore:
             reason = f"the local store cannot be read ({type(exc).__name__})"
             return [Unavailable(reason)] * len(requests)
 
+    def _file_generation(self) -> tuple[int, ...]:
+        """What changes when the file (or its write-ahead log) is written."""
+        out: list[int] = []
+        for path in (self._path, self._path.with_name(self._path.name + "-wal")):
+            try:
+                st = path.stat()
+            except OSError:
+                out += [0, 0, 0]
+            else:
+                out += [st.st_ino, st.st_size, st.st_mtime_ns]
+        return tuple(out)
+
+    def _drop_stale_caches(self) -> None:
+        """Forget built rows and answers if the store file changed since they were read.
+
+        The embedded corpus never changes; a store file given by path might be
+        written while we hold it open, and then what we built may be out of date.
+        """
+        if self._embedded:
+            return
+        generation = self._file_generation()
+        if generation != self._generation:
+            with self._lock:
+                self._rows.clear()
+                self._built.clear()
+                self._answers.clear()
+                self._generation = generation
+
     def _lookup(self, requests: Sequence[LookupRequest]) -> list[LookupAnswer]:
+        self._drop_stale_caches()
         answers: list[LookupAnswer | None] = [None] * len(requests)
         keys: dict[int, _Key] = {}
-        for index, request in enumerate(requests):
-            planned = self._plan(request.citation)
-            if isinstance(planned, _Key):
-                keys[index] = planned
-            else:
-                answers[index] = planned
+        with self._lock:
+            for index, request in enumerate(requests):
+                planned = self._plan(request.citation)
+                if isinstance(planned, _Key):
+                    cache_key = (planned, request.citation.normalized)
+                    known = self._answers.get(cache_key)
+                    if known is None:
+                        keys[index] = planned
+                    else:
+                        self._answers.move_to_end(cache_key)
+                        answers[index] = known
+                else:
+                    answers[index] = planned
+        if keys:
+            self._lookup_keys(requests, keys, answers)
+        return [a if a is not None else OutsideCoverage("not looked up") for a in answers]
+
+    def _lookup_keys(
+        self,
+        requests: Sequence[LookupRequest],
+        keys: dict[int, _Key],
+        answers: list[LookupAnswer | None],
+    ) -> None:
+        """Answer the requests of ``keys`` from the file, and remember the answers."""
         unique = list(dict.fromkeys(keys.values()))
         hits = self._find(unique)
 
@@ -348,10 +408,13 @@ class LocalStore:
             sorted({aid for key, found in hits.items() if key.path for aid, _, _ in found})
         )
         for index, key in keys.items():
-            answers[index] = self._answer(
-                requests[index].citation, key, hits, within, records, trees
-            )
-        return [a if a is not None else OutsideCoverage("not looked up") for a in answers]
+            citation = requests[index].citation
+            answer = self._answer(citation, key, hits, within, records, trees)
+            answers[index] = answer
+            with self._lock:
+                self._answers[(key, citation.normalized)] = answer
+                while len(self._answers) > _ROW_CACHE:
+                    self._answers.popitem(last=False)
 
     def _plan(self, citation: Lookupable) -> _Key | LookupAnswer:
         """The index key of a citation, or the answer when none is needed."""
@@ -441,6 +504,27 @@ class LocalStore:
         return out
 
     def _records(self, ids: list[int]) -> dict[int, _Record]:
+        """The records of ``ids`` (those in the store): from the row cache, else read."""
+        records: dict[int, _Record] = {}
+        missing: list[int] = []
+        with self._lock:
+            for authority_id in ids:
+                record = self._rows.get(authority_id)
+                if record is None:
+                    missing.append(authority_id)
+                else:
+                    self._rows.move_to_end(authority_id)
+                    records[authority_id] = record
+        if missing:
+            read = self._read_records(missing)
+            records.update(read)
+            with self._lock:
+                self._rows.update(read)
+                while len(self._rows) > _ROW_CACHE:
+                    self._rows.popitem(last=False)
+        return records
+
+    def _read_records(self, ids: list[int]) -> dict[int, _Record]:
         records: dict[int, _Record] = {}
         db = self._connection()
         for chunk in _chunks(ids):
@@ -644,11 +728,30 @@ class LocalStore:
         first_page: int | None,
         last_page: int | None,
     ) -> Authority:
-        """An ``Authority``; pages are those of the citation looked up (primary when none)."""
+        """An ``Authority``; pages are those of the citation looked up (primary when none).
+
+        Built once per row and pages, then shared (``Authority`` is immutable).
+        """
         if key is None or key.kind != "case":
             for _, _, _, _, number, last in record.citations[:1]:
                 if number is not None:
                     first_page, last_page = number, last
+        cache_key = (record.id, first_page, last_page)
+        with self._lock:
+            built = self._built.get(cache_key)
+            if built is not None:
+                self._built.move_to_end(cache_key)
+                return built
+        built = self._build_authority(record, first_page, last_page)
+        with self._lock:
+            self._built[cache_key] = built
+            while len(self._built) > _ROW_CACHE:
+                self._built.popitem(last=False)
+        return built
+
+    def _build_authority(
+        self, record: _Record, first_page: int | None, last_page: int | None
+    ) -> Authority:
         court = Court()
         if record.court_id is not None and record.court_id in self._courts:
             name, jurisdiction = self._courts[record.court_id]

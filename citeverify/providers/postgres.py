@@ -98,6 +98,10 @@ class PostgresStore(LocalStore):
     def _title(self) -> str:
         return f"PostgresStore {self.url}"
 
+    def _file_generation(self) -> tuple[int, ...]:
+        """No file to watch: an import announces itself by the store's revision instead."""
+        return ()
+
     def _where(self) -> str:
         name = self._url.rsplit("/", 1)[-1].split("?", 1)[0]
         return f"the store {name}" if name else "the PostgreSQL store"
