@@ -184,6 +184,16 @@ class LocalStore:
     def path(self) -> Path:
         return self._path
 
+    def cache_clear(self) -> None:
+        """Forget the rows, authorities and answers kept from earlier lookups.
+
+        For benchmarks that must measure the lookup itself, not a dict hit.
+        """
+        with self._lock:
+            self._rows.clear()
+            self._built.clear()
+            self._answers.clear()
+
     def describe(self) -> str:
         """Which file this is and what it covers: a line per reporter, code or rule set.
 
