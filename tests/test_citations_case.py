@@ -359,3 +359,188 @@ class TestStateNominatives:
         result = case("5 Cow. (N.Y.) 12")
         assert result.normalized == "5 Cow. 12"
         assert result.nominative is None
+
+
+class TestOwnYear:
+    @pytest.mark.parametrize(
+        ("text", "year"),
+        [
+            ("2017 IL App (1st) 122579-U", 2017),
+            ("2025 ND 78", 2025),
+            ("2024 UT App 36", 2024),
+            ("2024 NY Slip Op 51192[U]", 2024),
+            ("2020-Ohio-1234", 2020),
+            ("2015 WL 13908106", 2015),
+            ("2019 U.S. Dist. LEXIS 12345", 2019),
+        ],
+    )
+    def test_year_is_the_volume(self, text: str, year: int) -> None:
+        """A neutral, Westlaw or Lexis number carries its year as its volume."""
+        result = case(text)
+        assert result.year == year
+        assert result.volume == str(year)
+
+    def test_parenthetical_year_has_the_last_word(self) -> None:
+        """A dated parenthetical after the number overrides the number's own year."""
+        assert case("2015 WL 13908106, at *2 (S.D.N.Y. Jan. 5, 2016)").year == 2016
+
+    def test_volume_that_is_no_year(self) -> None:
+        """A reporter volume is no year, even for a tax reporter filed as neutral."""
+        assert case("160 T.C. No. 5").year is None
+        assert case("410 U.S. 113").year is None
+
+
+class TestOfficialStyles:
+    """The New York and California official styles (issue 13, item 6)."""
+
+    @pytest.mark.parametrize(
+        ("text", "fields", "name"),
+        [
+            (
+                "Rogers v Rogers (63 NY2d 582 [1984])",
+                ("63", "N.Y.2d", "582", None, 1984),
+                "Rogers v Rogers",
+            ),
+            (
+                "People v Smith, 1 NY3d 1, 5 [2003]",
+                ("1", "N.Y.3d", "1", "5", 2003),
+                "People v Smith",
+            ),
+            (
+                "Viking River Cruises v. Moriana (2022) _ U.S. _ [213 L.Ed.2d 179, 200-201]",
+                ("213", "L. Ed. 2d", "179", "200-201", 2022),
+                "Viking River Cruises v. Moriana",
+            ),
+            (
+                "Craig v. Harrah, ___ Nev. ___ [201 P.2d 1081]",
+                ("201", "P.2d", "1081", None, None),
+                "Craig v. Harrah",
+            ),
+            (
+                "People v. Anderson (1987) 43 Cal.3d 1104, 1120",
+                ("43", "Cal. 3d", "1104", "1120", 1987),
+                "People v. Anderson",
+            ),
+        ],
+    )
+    def test_components(
+        self, text: str, fields: tuple[str, str, str, str | None, int | None], name: str
+    ) -> None:
+        """Volume, reporter, page, pin, year and name read from each style; raw keeps it all."""
+        result = case(text)
+        components = result.components()
+        assert (
+            components.volume,
+            components.reporter,
+            components.page,
+            components.pinpoint,
+            components.year,
+        ) == fields
+        assert result.case_name == name
+        assert result.system == "us-reporter"
+        assert result.raw == text
+
+    def test_bracketed_pin_range(self) -> None:
+        """The pin inside California's bracketed parallel is a page range."""
+        pin = case("Viking River Cruises v. Moriana (2022) _ U.S. _ [213 L.Ed.2d 179, 200-201]").pin
+        assert pin is not None
+        assert (pin.first, pin.last) == (200, 201)
+
+    def test_blank_without_bracket_is_not_the_citation(self) -> None:
+        """A blank official cite with nothing to look up stays a blank page citation."""
+        result = case("Craig v. Harrah, 65 Nev. ___ (1949)")
+        assert (result.volume, result.reporter, result.page) == ("65", "Nev.", None)
+        assert result.year == 1949
+
+
+class TestTaxCourt:
+    @pytest.mark.parametrize(
+        ("text", "reporter", "volume", "page"),
+        [
+            ("T.C. Memo. 2019-233", "T.C. Memo.", "2019", "233"),
+            ("T.C. Memo 2019-1234", "T.C. Memo.", "2019", "1234"),
+            ("T. C. Memo. 2001-5", "T.C. Memo.", "2001", "5"),
+            ("T.C. Summ. Op. 2010-12", "T.C. Summary Opinion", "2010", "12"),
+            ("T.C. Summary Opinion 2002-43", "T.C. Summary Opinion", "2002", "43"),
+        ],
+    )
+    def test_memoranda_and_summary_opinions(
+        self, text: str, reporter: str, volume: str, page: str
+    ) -> None:
+        """The year is the volume, the opinion number the page; the year is the citation's."""
+        result = case(f"Smith v. Commissioner, {text}, at *3")
+        assert (result.volume, result.reporter, result.page) == (volume, reporter, page)
+        assert result.system == "tax-court"
+        assert result.year == int(volume)
+        assert result.normalized == f"{volume} {reporter} {page}"
+        assert result.case_name == "Smith v. Commissioner"
+
+    def test_tax_court_reports(self) -> None:
+        """The bound Tax Court reports are an ordinary reporter."""
+        result = case("150 T.C. 1, 4 (2018)")
+        assert (result.volume, result.reporter, result.page, result.year) == (
+            "150",
+            "T.C.",
+            "1",
+            2018,
+        )
+
+    @pytest.mark.parametrize("text", ["T.C. Memo. 2019", "T.C. 2019-233", "T.C. Memo. 19-233"])
+    def test_incomplete_memo(self, text: str) -> None:
+        """A memorandum citation needs the year and the number."""
+        assert isinstance(parse(text, "case"), NotACitation)
+
+
+class TestRomanPages:
+    @pytest.mark.parametrize(
+        ("text", "reporter", "page"),
+        [
+            ("12 Neb. App. lxiv", "Neb. Ct. App.", "lxiv"),
+            ("131 U.S. Appx. cxxi", "U.S. (Apx.)", "cxxi"),
+            ("5 F.3d xii, xiv", "F.3d", "xii"),
+        ],
+    )
+    def test_front_matter_pages(self, text: str, reporter: str, page: str) -> None:
+        """Front matter is numbered in lower-case Roman numerals."""
+        result = case(text)
+        assert (result.reporter, result.page) == (reporter, page)
+
+    @pytest.mark.parametrize("text", ["12 Neb. App. v. Smith", "5 F.3d civil", "5 F.3d i.e. the"])
+    def test_words_are_no_pages(self, text: str) -> None:
+        """'v.' (versus), 'i.e.' and words made partly of numeral letters are no pages."""
+        assert isinstance(parse(text, "case"), NotACitation)
+
+
+class TestSlipOpinions:
+    def test_docket_and_slip_page(self) -> None:
+        """Docket number kept, no volume or page, the slip page is the pin, the court is read."""
+        result = case("No. 21-1234, slip op. at 5 (U.S. June 24, 2022)")
+        assert result.system == "slip-opinion"
+        assert (result.docket, result.volume, result.reporter, result.page) == (
+            "21-1234",
+            None,
+            "slip op.",
+            None,
+        )
+        assert result.normalized == "No. 21-1234, slip op."
+        assert result.pin is not None
+        assert result.pin.first == 5
+        assert result.year == 2022
+        assert result.court is not None
+        assert result.court.id == "scotus"
+        assert result.components().pinpoint == "5"
+
+    def test_with_name(self) -> None:
+        """The case name before the docket number is read."""
+        result = case(
+            "Dobbs v. Jackson Women's Health Org., No. 19-1392, slip op. at 5 (U.S. June 24, 2022)"
+        )
+        assert result.case_name == "Dobbs v. Jackson Women's Health Org."
+        assert result.docket == "19-1392"
+
+    @pytest.mark.parametrize(
+        "text", ["No. 21-1234", "No. 21-1234 (U.S. June 24, 2022)", "ECF No. 45", "slip op. at 5"]
+    )
+    def test_docket_alone_is_no_citation(self, text: str) -> None:
+        """A docket number without 'slip op.' is no citation."""
+        assert isinstance(parse(text, "case"), NotACitation)

@@ -69,13 +69,23 @@ EXPECTED: Final = (
 
 _MAX_REPORTER_TOKENS: Final = 12
 _MAX_NAME: Final = 400
-_TOKEN: Final = re.compile(r"\S+")
+# A "(" or "[" right before a digit is a token of its own, so the volume of
+# New York's "(63 NY2d 582 [1984])" and of California's bracketed parallel
+# "[213 L.Ed.2d 179]" is a token (and so is the "T.C." of "(T.C. Memo.
+# 2019-233)", the "No." of "(No. 21-1234, slip op. at 5)"); reporter
+# spellings are joined without spaces, so splitting "(1st)" off "IL App"
+# changes no spelling.
+_TOKEN: Final = re.compile(r"[(\[](?=\d|T\.|No\.)|\S+")
 _VOLUME: Final = re.compile(r"\d{1,5}")
 # A page, with the suffixes courts add to it: a letter or two (``189A``,
 # ``47M``, ``160407WC``, ``736a``), Illinois's ``-U``/``-B`` (``111279-U``),
-# New York's unreported ``(A)``/``[U]``; or a blank slip-opinion page (``___``).
+# New York's unreported ``(A)``/``[U]``; a blank slip-opinion page (``___``);
+# or a lower-case Roman numeral, as front-matter pages are numbered
+# (``12 Neb. App. lxiv``), but never a lone ``v`` (``v.`` is "versus") or ``i.e.``.
 _PAGE: Final = re.compile(
-    r"(\d{1,8}(?:[A-Za-z]{1,2}|-[A-Z]{1,2}|\([A-Z]\)|\[[A-Z]\])?|_{1,12})(?:$|(?=[,;:.)\]]))"
+    r"(\d{1,8}(?:[A-Za-z]{1,2}|-[A-Z]{1,2}|\([A-Z]\)|\[[A-Z]\])?|_{1,12}"
+    r"|(?!v(?:$|[,;:.)\]])|i\.e)(?=[clxvi])c{0,3}(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3}))"
+    r"(?:$|(?=[,;:.)\]]))"
 )
 _HYPHEN_NEUTRAL: Final = re.compile(r"(\d{4})-([A-Za-z]{2,12})-(\d{1,7})(?:$|(?=[,;:.)\]]))")
 # The same with the spaces reporters-db's examples show (``2017 -Ohio- 2951``).
@@ -85,6 +95,12 @@ _SPACED_HYPHEN_NEUTRAL: Final = re.compile(
 # A neutral citation written without spaces (``2021COA112``).
 _COMPACT_NEUTRAL: Final = re.compile(
     r"((?:19|20)\d\d)([A-Z]{2,6})(\d{1,7}[A-Z]?)(?:$|(?=[,;:.)\]]))"
+)
+# Tax Court memorandum and summary opinions: ``T.C. Memo. 2019-233``,
+# ``T.C. Summ. Op. 2010-12``; the year is the volume, the number the page.
+_TAX_COURT: Final = re.compile(
+    r"T\.\s?C\.\s{1,3}(?:(Memo)\.?|Summ(?:\.|ary)\s{1,3}Op(?:\.|inion))"
+    r"\s{1,3}((?:19|20)\d\d)\s?-\s?(\d{1,5})(?:$|(?=[\s,;:.)\]]))"
 )
 _ECLI: Final = re.compile(
     r"ECLI:([A-Z]{2}):([A-Z0-9.]{1,7}):(\d{4}):([A-Z0-9.]{1,25}[A-Z0-9])", re.IGNORECASE
@@ -100,14 +116,32 @@ _PIN: Final = re.compile(
     r"(?=$|[\s,;.)(\]])"
 )
 _MORE_PINS: Final = re.compile(
-    r"\s{0,5},\s{0,5}(?:\*{0,2}\d{1,7}(?:\s{0,3}-\s{0,3}\*{0,2}\d{1,7})?)(?=$|[\s,;.)(])(?!\s{1,5}[A-Za-z])"
+    r"\s{0,5},\s{0,5}(?:\*{0,2}\d{1,7}(?:\s{0,3}-\s{0,3}\*{0,2}\d{1,7})?)(?=$|[\s,;.)(\]])(?!\s{1,5}[A-Za-z])"
 )
 # A paragraph pin, as public-domain citations are pinned (``2019 ME 1, ¶ 9``).
 _PARAGRAPH_PIN: Final = re.compile(
     r"\s{0,5}(?:,\s{0,5})?(?:at\s{1,5})?(?:\u00b6{1,2}|[Pp]aras?\.)\s{0,3}"
     r"\d{1,5}(?:\s{0,3}-\s{0,3}\d{1,5})?(?=$|[\s,;.)(\]])"
 )
-_PARENTHETICAL: Final = re.compile(r"\s{0,5}\(([^()]{0,200})\)")
+# A parenthetical, or New York's bracketed one (``63 NY2d 582 [1984]``).
+_PARENTHETICAL: Final = re.compile(r"\s{0,5}(?:\(([^()]{0,200})\)|\[([^\[\]]{0,200})\])")
+# What may stand between a case name and the volume in the New York and
+# California official styles: California's year before the citation
+# ``(1987)``, a blank official citation ``_ U.S. _`` whose parallel follows in
+# brackets, and the "(" or "[" opening the citation.  Searched for in the
+# _LEAD_WINDOW characters before a volume only, so the work is bounded.
+_LEAD: Final = re.compile(
+    r"(?:\((?P<year>1[6-9]\d\d|20\d\d)\)\s{1,3})?"
+    r"(?P<blank>_{1,12}\s{1,3}[A-Za-z0-9. ']{1,30}?\s{1,3}_{1,12}\s{0,3})?"
+    r"(?P<opener>[(\[])?$"
+)
+_LEAD_WINDOW: Final = 64
+# A slip opinion: docket number and "slip op." (``No. 21-1234, slip op. at 5``).
+# A docket number alone is no citation.
+_SLIP: Final = re.compile(
+    r"[Nn]o\.\s{1,3}(?P<docket>[0-9A-Za-z](?:[0-9A-Za-z:\-]{0,30}[0-9A-Za-z])?),?\s{1,3}"
+    r"slip\s{1,3}op\.?(?=$|[\s,;)\]])"
+)
 _YEAR: Final = re.compile(r"(?<!\d)(1[6-9]\d\d|20\d\d)(?!\d)")
 _DATE_TAIL: Final = re.compile(
     r"(?:(?:Jan|Feb|Mar|Apr|May|June?|July?|Aug|Sept?|Oct|Nov|Dec)[a-z]{0,6}\.?"
@@ -125,6 +159,7 @@ _TYPE_PRIORITY: Final = {
     "specialty": 7,
 }
 _SYSTEMS: Final = {"neutral": "neutral", "specialty_west": "westlaw", "specialty_lexis": "lexis"}
+_YEAR_SYSTEMS: Final = frozenset({"neutral", "westlaw", "lexis", "tax-court"})
 _SUPREME_REPORTERS: Final = frozenset({"U.S.", "S. Ct.", "L. Ed.", "L. Ed. 2d"})
 
 
@@ -139,6 +174,33 @@ class _Hit(NamedTuple):
     system: str
     nominative: str | None
     year: int | None = None
+    docket: str | None = None
+
+
+class Lead(NamedTuple):
+    """What comes between a case name and the volume in the New York and California styles."""
+
+    start: int  # where the name ends and the citation's own text begins
+    opener: str | None  # "(" or "[" right before the volume, closed after the citation
+    year: int | None  # California's year before the citation: "People v. Anderson (1987) 43 Cal.3d"
+
+
+def lead(cleaned: str, volume_start: int, floor: int = 0) -> Lead:
+    """The year, blank citation and opener before ``volume_start``, not reaching before ``floor``.
+
+    ``Rogers v Rogers (63 NY2d 582 [1984])``: opener "(".
+    ``Viking v. Moriana (2022) _ U.S. _ [213 L.Ed.2d 179]``: year 2022, opener "[".
+    ``People v. Anderson (1987) 43 Cal.3d 1104``: year 1987.
+    """
+    low = max(floor, volume_start - _LEAD_WINDOW)
+    match = _LEAD.search(cleaned, low, volume_start)
+    if match is None or not any(match.group("year", "blank", "opener")):
+        return Lead(volume_start, None, None)
+    if match.group("blank") is not None and match.group("opener") != "[":
+        # "_ U.S. _ 213 L.Ed.2d 179" is no California parallel
+        return Lead(volume_start, None, None)
+    year = int(match.group("year")) if match.group("year") else None
+    return Lead(match.start(), match.group("opener"), year)
 
 
 class _Scanner:
@@ -187,6 +249,16 @@ class _Scanner:
             match = _HYPHEN_NEUTRAL.match(token) or _COMPACT_NEUTRAL.match(token)
             if match:
                 return self._hyphen_neutral(start, match)
+            return None
+        if token == "No." or token == "no.":
+            match = _SLIP.match(self.text, start)
+            if match:
+                return _slip_hit(match)
+            return None
+        if token[:2] == "T." and (token == "T.C." or token == "T."):
+            match = _TAX_COURT.match(self.text, start)
+            if match:
+                return _tax_court_hit(match)
             return None
         if token[:5].upper() == "ECLI:":
             match = _ECLI.match(self.text, start)
@@ -315,7 +387,35 @@ class _Scanner:
             page=match.group(3),
             system="neutral",
             nominative=None,
+            year=_own_year("neutral", match.group(1)),
         )
+
+
+def _slip_hit(match: re.Match[str]) -> _Hit:
+    return _Hit(
+        start=match.start(),
+        end=match.end(),
+        volume="",
+        reporter="slip op.",
+        page=None,
+        system="slip-opinion",
+        nominative=None,
+        docket=match.group("docket"),
+    )
+
+
+def _tax_court_hit(match: re.Match[str]) -> _Hit:
+    year = match.group(2)
+    return _Hit(
+        start=match.start(),
+        end=match.end(),
+        volume=year,
+        reporter="T.C. Memo." if match.group(1) else "T.C. Summary Opinion",
+        page=match.group(3),
+        system="tax-court",
+        nominative=None,
+        year=int(year),
+    )
 
 
 def _ecli_hit(match: re.Match[str]) -> _Hit:
@@ -383,12 +483,29 @@ def _make_hit(start: int, end: int, volume: str, entry: ReporterEntry, page: str
     if reporter == "U.S.":
         system = "us-reporter"
     page_value: str | None = None if page.startswith("_") else page
-    return _Hit(start, end, volume, reporter, page_value, system, nominative)
+    return _Hit(
+        start, end, volume, reporter, page_value, system, nominative, _own_year(system, volume)
+    )
+
+
+def _own_year(system: str, volume: str) -> int | None:
+    """The year a citation carries itself: a neutral, Westlaw, Lexis or Tax Court number's volume.
+
+    ``2015 WL 13908106`` was issued in 2015 and ``2025 ND 78`` decided in
+    2025; a dated parenthetical after the citation still has the last word.
+    A volume that is no year (``160 T.C. No. 5``) gives none.
+    """
+    if system not in _YEAR_SYSTEMS or len(volume) != 4 or not volume.isdigit():
+        return None
+    year = int(volume)
+    return year if 1700 <= year <= 2100 else None
 
 
 def _normalized(hit: _Hit) -> str:
     if hit.system == "ecli":
         return ""
+    if hit.system == "slip-opinion":
+        return f"No. {hit.docket}, slip op."
     return f"{hit.volume} {hit.reporter} {hit.page if hit.page is not None else '___'}"
 
 
@@ -541,7 +658,8 @@ def extend(scanner: _Scanner, cleaned: str, primary: _Hit) -> Extent:
         paren = _PARENTHETICAL.match(cleaned, position)
         if paren is None:
             break
-        found_year, found_court, dated = _read_parenthetical(paren.group(1))
+        content = paren.group(1) if paren.group(1) is not None else paren.group(2)
+        found_year, found_court, dated = _read_parenthetical(content)
         position = paren.end()
         if dated:
             year = found_year if found_year is not None else year
@@ -567,8 +685,11 @@ def _parse(text: str) -> ParsedCitation:
 
     ext = extend(scanner, cleaned, primary)
     pin, parallels, year, court = ext.pin, ext.parallels, ext.year, ext.court
+    before = lead(cleaned, primary.start)
+    if year is None:
+        year = before.year
 
-    name = _case_name(cleaned[: primary.start])
+    name = _case_name(cleaned[: before.start])
     return CaseCitation(
         raw=text,
         normalized=_normalized(primary)
@@ -584,6 +705,7 @@ def _parse(text: str) -> ParsedCitation:
         court=court,
         parallels=parallels,
         nominative=primary.nominative,
+        docket=primary.docket,
     )
 
 
