@@ -50,6 +50,7 @@ from citeverify.citations._tables import (
     ReporterEntry,
     fold_court,
     loosen,
+    named_courts,
     tables,
 )
 from citeverify.citations._text import clean, expand_range_end, strip_signal
@@ -76,7 +77,9 @@ _MAX_NAME: Final = 400
 # spellings are joined without spaces, so splitting "(1st)" off "IL App"
 # changes no spelling.
 _TOKEN: Final = re.compile(r"[(\[](?=\d|T\.|No\.)|\S+")
-_VOLUME: Final = re.compile(r"\d{1,5}")
+# A volume, with the letter of a split volume (``17A N.Y.2d 7``, ``402A Mich 117``),
+# or a looseleaf service's year and half (``1986-1 Trade Cas. (CCH) ¶ 66,984``).
+_VOLUME: Final = re.compile(r"\d{1,5}[A-Z]?|(?:19|20)?\d\d-[1-4]")
 # A page, with the suffixes courts add to it: a letter or two (``189A``,
 # ``47M``, ``160407WC``, ``736a``), Illinois's ``-U``/``-B`` (``111279-U``),
 # New York's unreported ``(A)``/``[U]``; a blank slip-opinion page (``___``);
@@ -84,8 +87,18 @@ _VOLUME: Final = re.compile(r"\d{1,5}")
 # (``12 Neb. App. lxiv``), but never a lone ``v`` (``v.`` is "versus") or ``i.e.``.
 _PAGE: Final = re.compile(
     r"(\d{1,8}(?:[A-Za-z]{1,2}|-[A-Z]{1,2}|\([A-Z]\)|\[[A-Z]\])?|_{1,12}"
-    r"|(?!v(?:$|[,;:.)\]])|i\.e)(?=[clxvi])c{0,3}(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3}))"
+    r"|(?!v(?:$|[,;:.)\]])|i\.e)(?=[clxvi])c{0,3}(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})"
+    r"|(?=[CLXVI]{2})C{0,3}(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3}))"
     r"(?:$|(?=[,;:.)\]]))"
+)
+# A year set between reporter and page, as nineteenth-century reports were
+# cited (``5 Am. Law Reg. (1857) 280``, ``126 S. Ct. (2006) 1910``).
+_INTERPOSED_YEAR: Final = re.compile(r"\((1[6-9]\d\d|20\d\d),?\)\s{1,3}")
+# A looseleaf service's paragraph number for a page (``141 FERC ¶ 61,049``,
+# ``153 Lab. Cas. (CCH) P 60,267``, ``42 Empl. Prac. Dec. (CCH) par. 36,973``).
+_PARAGRAPH_PAGE: Final = re.compile(
+    r"(?:\u00b6{1,2}|P|par\.|para\.)\s{0,2}(\d{1,3}(?:,\d{3}){1,2}[A-Z]?|\d{1,7}[A-Z]?)"
+    r"(?:$|(?=[\s,;:.)\]]))"
 )
 _HYPHEN_NEUTRAL: Final = re.compile(r"(\d{4})-([A-Za-z]{2,12})-(\d{1,7})(?:$|(?=[,;:.)\]]))")
 # The same with the spaces reporters-db's examples show (``2017 -Ohio- 2951``).
@@ -285,13 +298,17 @@ class _Scanner:
             if spelling not in prefixes and loosen(spelling) not in prefixes:
                 break
             following = tokens[after][2]
-            if _PAGE.match(following) or following.startswith("("):
+            if (
+                _PAGE.match(following)
+                or following[0] in "(\u00b6P"
+                or following.startswith(("par.", "para."))
+            ):
                 candidates.append((after, spelling))
         # Longest spelling first: "F. Supp. 2d" before "F. Supp.".
         for after, spelling in reversed(candidates):
             entry = _reporter(spelling, volume)
-            if entry is None:
-                continue
+            if entry is None or ("-" in volume and not entry.cite_type.startswith("specialty")):
+                continue  # "1986-1" is a looseleaf volume, "12-1 F.3d" no citation
             if spelling.endswith(")") and "(" not in entry.canonical:
                 # reporters-db files "D.C. (Tuck. & Cl.)" under the nominative
                 # reporter, but the volume written is the official one's.
@@ -300,7 +317,9 @@ class _Scanner:
                     return hit
             page_match = _PAGE.match(tokens[after][2])
             if page_match is None:
-                hit = self._nominative_form(index, after, entry)
+                hit = self._nominative_form(index, after, entry) or self._page_form(
+                    index, after, entry
+                )
                 if hit is not None:
                     return hit
                 continue
@@ -308,6 +327,40 @@ class _Scanner:
             page_end = tokens[after][0] + page_match.end(1)
             return _make_hit(tokens[index][0], page_end, volume, entry, page)
         return None
+
+    def _page_form(self, index: int, after: int, entry: ReporterEntry) -> _Hit | None:
+        """A page after an interposed year, or a looseleaf paragraph number for a page."""
+        start = self.tokens[after][0]
+        year_match = _INTERPOSED_YEAR.match(self.text, start)
+        if year_match is not None:
+            page_index = self.token_at(year_match.end())
+            if page_index >= len(self.tokens) or self.tokens[page_index][0] != year_match.end():
+                return None
+            page_match = _PAGE.match(self.tokens[page_index][2])
+            if page_match is None or page_match.group(1).startswith("_"):
+                return None
+            hit = _make_hit(
+                self.tokens[index][0],
+                self.tokens[page_index][0] + page_match.end(1),
+                self.tokens[index][2],
+                entry,
+                page_match.group(1),
+            )
+            return hit._replace(year=int(year_match.group(1)))
+        paragraph = _PARAGRAPH_PAGE.match(self.text, start)
+        if paragraph is None:
+            return None
+        if not entry.cite_type.startswith("specialty") and not paragraph.group(0).startswith(
+            "\u00b6"
+        ):
+            return None  # "P" and "par." only for the services that number paragraphs
+        return _make_hit(
+            self.tokens[index][0],
+            paragraph.end(1),
+            self.tokens[index][2],
+            entry,
+            paragraph.group(1),
+        )
 
     def _official_volume(
         self,
@@ -451,7 +504,9 @@ def _reporter(spelling: str, volume: str | None) -> ReporterEntry | None:
     # A year for a volume picks the public-domain citation over a reporter
     # whose volumes never reached 1990 ("2012 Me. 123" is Maine's "ME", not
     # volume 2012 of the Maine Reports; "2018 S.D. 45" is South Dakota's "SD").
-    year_volume = volume is not None and len(volume) == 4 and 1990 <= int(volume) <= 2100
+    year_volume = (
+        volume is not None and len(volume) == 4 and volume.isdigit() and 1990 <= int(volume) <= 2100
+    )
     if year_volume:
         for entry in entries:
             if entry.cite_type == "neutral":
@@ -475,7 +530,7 @@ def _make_hit(start: int, end: int, volume: str, entry: ReporterEntry, page: str
     nominative = None
     if entry.cite_type == "scotus_early":
         span = tables().nominative.get(reporter)
-        if span is not None and span[0] <= int(volume) <= span[1]:
+        if span is not None and volume.isdigit() and span[0] <= int(volume) <= span[1]:
             nominative = f"{volume} {reporter} {page}"
             volume = str(span[2] + int(volume) - span[0])
             reporter = "U.S."
@@ -533,18 +588,25 @@ def resolve_court(cited: str, year: int | None = None) -> CourtRef | None:
     """The court a parenthetical's court part names (``11th Cir.`` -> ``ca11``), or ``None``.
 
     One dict lookup of the folded text; then the part before a dash, bracket
-    or comma (``Tex. App.-Houston [14th Dist.]`` -> ``Tex. App.``).
+    or comma (``Tex. App.-Houston [14th Dist.]`` -> ``Tex. App.``); then the
+    court's name or courts-db's short name, where it names one court only
+    (``District Court, W.D. Texas``).  New York's bracketed forms (``2d Dept``,
+    ``Sup Ct, NY County``) are aliases in the table.
     """
     del year  # courts-db's Bluebook abbreviations are unique; kept for callers
     text = cited.strip().strip(",").strip()
     if not text:
         return None
     courts = tables().courts
-    entry: CourtEntry | None = courts.get(fold_court(text))
+    folded = fold_court(text)
+    entry: CourtEntry | None = courts.get(folded)
     if entry is None:
         cut = _COURT_CUT.search(text)
         if cut is not None and cut.start() > 0:
             entry = courts.get(fold_court(text[: cut.start()]))
+    if entry is None and any(c.isalpha() for c in folded):
+        # a court's name ("District Court, W.D. Texas"), commas and all
+        entry = named_courts().get(folded)
     if entry is None:
         return None
     jurisdiction = "us" if entry.id == "scotus" else f"us-{entry.id}"
