@@ -669,3 +669,20 @@ class TestVerdicts:
         assert verdict.outcome == "unverified"
         assert verdict.message.startswith(says)
         assert "corpus" in verdict.message
+
+
+class TestBlankPages:
+    def test_slip_page_after_a_blank_official_cite(self) -> None:
+        """The slip page is no U.S. Reports page: text only; the year after it is still read."""
+        result = case("Dobbs v. Jackson Women's Health Org., 597 U.S. ___, slip op. at 5 (2022)")
+        assert result.normalized == "597 U.S. ___"
+        assert result.pin is not None
+        assert (result.pin.text, result.pin.first, result.pin.last) == ("slip op. at 5", None, None)
+        assert result.year == 2022
+
+    def test_blank_pin(self) -> None:
+        """A blank pin is kept as text and does not hide the year."""
+        result = case("597 U.S. ___, ___ (2022)")
+        assert result.pin is not None
+        assert (result.pin.text, result.pin.first) == ("___", None)
+        assert result.year == 2022

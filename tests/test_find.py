@@ -181,6 +181,15 @@ class TestOtherForms:
             "Dobbs v. Jackson Women's Health Org., No. 19-1392, slip op. at 5 (U.S. June 24, 2022)",
         ]
 
+    def test_slip_page_after_blank_official_cite(self) -> None:
+        text = (
+            "As held in Dobbs v. Jackson Women's Health Org., 597 U.S. ___, slip op. at 5 (2022)."
+        )
+        found = only(text)
+        assert text[found.start : found.end] == (
+            "Dobbs v. Jackson Women's Health Org., 597 U.S. ___, slip op. at 5 (2022)"
+        )
+
     def test_fields_match_parse_of_the_span(self) -> None:
         found = list(find(self.TEXT, ["case"]))
         assert len(found) == 11

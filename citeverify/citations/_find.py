@@ -586,7 +586,7 @@ def _short_reporters(chunk: _Chunk, original: str) -> Iterator[Found]:
             continue
         _after, spelling, at = hit
         entry = _case._reporter(spelling, volume)
-        if entry is None:
+        if entry is None or ("-" in volume and not entry.cite_type.startswith("specialty")):
             continue
         start = tokens[index][0]
         if start < floor or _running_head(cleaned, start):

@@ -37,6 +37,24 @@ Conventions (the rest of the system keys on them):
   ``first``/``last`` ``None``.
 * ECLI identifiers give ``reporter`` ``ECLI``, no volume or page, ``year``
   from the identifier.
+* ``year`` of a neutral, Westlaw, Lexis or Tax Court number is its volume
+  (``2015 WL 13908106`` -> 2015) unless a dated parenthetical says otherwise.
+* Tax Court memoranda and summary opinions (system ``tax-court``): volume the
+  year, reporter reporters-db's ``T.C. Memo.`` or ``T.C. Summary Opinion``,
+  page the number (``T.C. Memo. 2019-233`` -> ``2019 T.C. Memo. 233``).
+* Slip opinions (system ``slip-opinion``): a docket number followed by
+  ``slip op.``; ``volume`` and ``page`` ``None``, ``reporter`` ``slip op.``,
+  the docket number in ``docket``, the slip page in ``pin``, and
+  ``normalized`` ``No. 21-1234, slip op.`` (the one exception to the
+  volume-reporter-page form).  A docket number alone is no citation.
+* New York and California official styles: ``Rogers v Rogers (63 NY2d 582
+  [1984])`` (a bracketed year and court are a parenthetical), ``People v.
+  Anderson (1987) 43 Cal.3d 1104`` (the year before the citation), and
+  ``Viking v. Moriana (2022) _ U.S. _ [213 L.Ed.2d 179]``: a blank official
+  citation cannot be looked up, so the bracketed parallel is the citation
+  and the blank stays in ``raw`` only.
+* Looseleaf services' paragraph numbers are pages (``141 FERC ¶ 61,049`` ->
+  page ``61,049``); front-matter pages are Roman numerals (``lxiv``).
 """
 
 from __future__ import annotations
@@ -122,9 +140,10 @@ _NOMINATIVE: Final = re.compile(
     r"\(\s{0,3}(?:(\d{1,2})\s{1,3})?([A-Za-z][A-Za-z.&' ]{0,24}?)\s{0,3}\)"
 )
 _SEPARATOR: Final = re.compile(r"\s{0,5},?\s{0,5}")
+# A pin, also a slip opinion's page after a blank (``597 U.S. ___, slip op. at 5``).
 _PIN: Final = re.compile(
-    r"\s{0,5}(?:,\s{0,5})?(?:at\s{1,5})?"
-    r"(\*{0,2}\d{1,7})(?:\s{0,3}-\s{0,3}(\*{0,2}\d{1,7}))?"
+    r"\s{0,5}(?:,\s{0,5})?(?:slip\s{1,3}op\.,?\s{1,3})?(?:at\s{1,5})?"
+    r"(\*{0,2}\d{1,7}|_{1,12})(?:\s{0,3}-\s{0,3}(\*{0,2}\d{1,7}))?"
     r"(?:\s{0,3}(?:&\s{0,3})?nn?\.\s{0,3}(\d{1,4}(?:\s{0,3}-\s{0,3}\d{1,4})?))?"
     r"(?=$|[\s,;.)(\]])"
 )
@@ -568,11 +587,12 @@ def _pinpoint(match: re.Match[str]) -> Pinpoint:
     text = match.group(0).strip().lstrip(",").strip()
     if text.startswith("at "):
         text = text[3:].strip()
-    if match.re is _PARAGRAPH_PIN:
-        # Paragraphs are not pages: the text alone, like a star page.
+    if match.re is _PARAGRAPH_PIN or text.startswith("slip"):
+        # Paragraphs and a slip opinion's pages are not the reporter's pages:
+        # the text alone, like a star page.
         return Pinpoint(text=text)
     first_text, last_text, footnote = match.group(1), match.group(2), match.group(3)
-    star = first_text.startswith("*")
+    star = first_text.startswith(("*", "_"))  # a star page, or a blank one not yet printed
     first = None if star else int(first_text)
     last: int | None = first
     if last_text is not None:
