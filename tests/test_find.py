@@ -226,6 +226,8 @@ class TestOtherForms:
             "see [2003] and (1987)",
             "12 Neb. App. v. Smith",
             "T.C. Memo. 2019",
+            "8A Am. Jur. 2d, Bailment §166, pp. 685-686 (2009)",
+            "pages 12-1 F.3d 5",
         ],
     )
     def test_not_a_citation(self, text: str) -> None:

@@ -104,6 +104,8 @@ _VOLUME: Final = re.compile(r"\d{1,5}[A-Z]?|(?:19|20)?\d\d-[1-4]")
 # or a lower-case Roman numeral, as front-matter pages are numbered
 # (``12 Neb. App. lxiv``), but never a lone ``v`` (``v.`` is "versus") or ``i.e.``.
 _PAGE: Final = re.compile(
+    # a series ("2d", "4th") is no page: "8 Am. Jur. 2d" names an encyclopedia's volume
+    r"(?!\d{1,2}(?:st|nd|rd|th|d)(?:$|[,;:.)\]]))"
     r"(\d{1,8}(?:[A-Za-z]{1,2}|-[A-Z]{1,2}|\([A-Z]\)|\[[A-Z]\])?|_{1,12}"
     r"|(?!v(?:$|[,;:.)\]])|i\.e)(?=[clxvi])c{0,3}(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})"
     r"|(?=[CLXVI]{2})C{0,3}(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3}))"
