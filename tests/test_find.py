@@ -152,6 +152,88 @@ class TestFullCases:
         assert text[found.start : found.end] == "Smith v. Jones, 1 F.3d 2 (2d Cir. 1993)"
 
 
+class TestOtherForms:
+    """Official styles, Tax Court memoranda, Roman pages, slip opinions in running text."""
+
+    TEXT = (
+        "The court agreed. Rogers v Rogers (63 NY2d 582 [1984]). See People v Smith, "
+        "1 NY3d 1, 5 [2003]; Viking River Cruises v. Moriana (2022) _ U.S. _ "
+        "[213 L.Ed.2d 179, 200-201]. Also Craig v. Harrah, ___ Nev. ___ [201 P.2d 1081], "
+        "and People v. Anderson (1987) 43 Cal.3d 1104, 1120. Tax: Smith v. Commissioner, "
+        "T.C. Memo. 2019-233; T.C. Summ. Op. 2010-12; 150 T.C. 1 (2018). Front matter: "
+        "12 Neb. App. lxiv. Slip: No. 21-1234, slip op. at 5 (U.S. June 24, 2022); "
+        "Dobbs v. Jackson Women's Health Org., No. 19-1392, slip op. at 5 (U.S. June 24, "
+        "2022). Docket No. 21-1234 was filed on June 24, 2022."
+    )
+
+    def test_spans(self) -> None:
+        assert spans(self.TEXT) == [
+            "Rogers v Rogers (63 NY2d 582 [1984])",
+            "People v Smith, 1 NY3d 1, 5 [2003]",
+            "Viking River Cruises v. Moriana (2022) _ U.S. _ [213 L.Ed.2d 179, 200-201]",
+            "Craig v. Harrah, ___ Nev. ___ [201 P.2d 1081]",
+            "People v. Anderson (1987) 43 Cal.3d 1104, 1120",
+            "Smith v. Commissioner, T.C. Memo. 2019-233",
+            "T.C. Summ. Op. 2010-12",
+            "150 T.C. 1 (2018)",
+            "12 Neb. App. lxiv",
+            "No. 21-1234, slip op. at 5 (U.S. June 24, 2022)",
+            "Dobbs v. Jackson Women's Health Org., No. 19-1392, slip op. at 5 (U.S. June 24, 2022)",
+        ]
+
+    def test_slip_page_after_blank_official_cite(self) -> None:
+        text = (
+            "As held in Dobbs v. Jackson Women's Health Org., 597 U.S. ___, slip op. at 5 (2022)."
+        )
+        found = only(text)
+        assert text[found.start : found.end] == (
+            "Dobbs v. Jackson Women's Health Org., 597 U.S. ___, slip op. at 5 (2022)"
+        )
+
+    def test_fields_match_parse_of_the_span(self) -> None:
+        found = list(find(self.TEXT, ["case"]))
+        assert len(found) == 11
+        for item in found:
+            citation = item.citation
+            assert isinstance(citation, CaseCitation)
+            assert parse(citation.raw, "case") == citation
+        systems = [f.citation.system for f in found]  # type: ignore[union-attr]
+        assert systems.count("tax-court") == 2
+        assert systems.count("slip-opinion") == 2
+        years = [f.citation.year for f in found]  # type: ignore[union-attr]
+        assert years == [1984, 2003, 2022, None, 1987, 2019, 2010, 2018, None, 2022, 2022]
+
+    @pytest.mark.parametrize(
+        ("text", "expected"),
+        [
+            # no name: the span is the citation inside the parentheses or brackets
+            ("as held (63 NY2d 582 [1984]).", "63 NY2d 582 [1984]"),
+            ("a parallel [201 P.2d 1081] follows", "201 P.2d 1081"),
+            ("the memo (T.C. Memo. 2019-233) says", "T.C. Memo. 2019-233"),
+        ],
+    )
+    def test_without_a_name(self, text: str, expected: str) -> None:
+        assert spans(text) == [expected]
+
+    @pytest.mark.parametrize(
+        "text",
+        [
+            "No. 21-1234, at 5 (U.S. June 24, 2022)",
+            "Case No. 1:20-cv-01234 (S.D.N.Y. 2021)",
+            "ECF No. 45, slip sheet",
+            "the slip op. at 5",
+            "in (2022) _ U.S. _ form",
+            "see [2003] and (1987)",
+            "12 Neb. App. v. Smith",
+            "T.C. Memo. 2019",
+            "8A Am. Jur. 2d, Bailment §166, pp. 685-686 (2009)",
+            "pages 12-1 F.3d 5",
+        ],
+    )
+    def test_not_a_citation(self, text: str) -> None:
+        assert spans(text) == []
+
+
 class TestShortForms:
     @pytest.mark.parametrize(
         ("text", "form", "pin", "extra"),

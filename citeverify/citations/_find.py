@@ -307,17 +307,21 @@ class _Chunk:
         return " ".join(match.group("signal").split())
 
 
-def _name_start(chunk: _Chunk, volume_token: int, floor: int, short: bool) -> int | None:
+def _name_start(
+    chunk: _Chunk, volume_token: int, floor: int, short: bool, comma: bool = True
+) -> int | None:
     """Offset where the case name before the citation at ``volume_token`` begins, if any.
 
-    A name ends with a comma right before the volume.  Reading right to left,
+    A name ends with a comma right before the volume (``comma``); in the New
+    York and California styles, before the parenthesis, bracket, year or
+    blank citation that opens the citation, with or without one.  Reading right to left,
     a full name must contain ``v.`` (or open with ``In re``/``Ex parte``); a
     short form's name is a few capitalized words.  Bounded by a constant
     number of tokens.
     """
     tokens = chunk.scanner.tokens
     index = volume_token - 1
-    if index < 0 or tokens[index][0] < floor or not tokens[index][2].endswith(","):
+    if index < 0 or tokens[index][0] < floor or (comma and not tokens[index][2].endswith(",")):
         return None
     limit = _MAX_SHORT_NAME_TOKENS if short else _MAX_NAME_TOKENS
     first = index
@@ -440,6 +444,7 @@ _SENTENCE_OPENERS: Final = frozenset(
         "per",
     }
 )
+_CLOSERS: Final = {"(": ")", "[": "]"}
 _RECORD_SPELLINGS: Final = frozenset({"App.", "R.", "Rec.", "Tr.", "A.", "J.A.", "ER", "Pet.App."})
 
 
@@ -486,16 +491,36 @@ def _cases(chunk: _Chunk, original: str) -> Iterator[Found]:
         extent = _case.extend(scanner, cleaned, primary)
         start = primary.start
         name: str | None = None
-        name_start = _name_start(chunk, volume_token, floor, short=False)
+        before = _case.lead(cleaned, primary.start, floor)
+        name_start = _name_start(
+            chunk,
+            scanner.token_at(before.start),
+            floor,
+            short=False,
+            comma=before.start == primary.start,
+        )
         if name_start is not None:
-            name = _case._case_name(cleaned[name_start : primary.start])
+            name = _case._case_name(cleaned[name_start : before.start])
             if name is not None:
                 start = name_start
-        if name is None and (primary.page is None or _record_cite(scanner, volume_token, primary)):
+        if (
+            name is None
+            and primary.system != "slip-opinion"
+            and (primary.page is None or _record_cite(scanner, volume_token, primary))
+        ):
             # a blank page with no name is a running head or a page blank;
             # "2 App. 45" and "3 R. 45" are record cites ("Ohio App.", "Rawle" to reporters-db)
             continue
         end = extent.end
+        year = extent.year if extent.year is not None else before.year
+        if name is not None and before.opener is not None:
+            # "Rogers v Rogers (63 NY2d 582 [1984])": the span closes what it opened
+            closer = _CLOSERS[before.opener]
+            at = end
+            while at < len(cleaned) and at < end + 3 and cleaned[at] == " ":
+                at += 1
+            if at < len(cleaned) and cleaned[at] == closer:
+                end = at + 1
         citation = CaseCitation(
             raw=original[start:end],
             normalized=_case._normalized(primary)
@@ -506,11 +531,12 @@ def _cases(chunk: _Chunk, original: str) -> Iterator[Found]:
             reporter=primary.reporter,
             page=primary.page,
             pin=extent.pin,
-            year=extent.year,
+            year=year,
             case_name=name,
             court=extent.court,
             parallels=extent.parallels,
             nominative=primary.nominative,
+            docket=primary.docket,
         )
         yield Found(
             start=start,
@@ -632,7 +658,7 @@ def _short_reporters(chunk: _Chunk, original: str) -> Iterator[Found]:
             continue
         _after, spelling, at = hit
         entry = _case._reporter(spelling, volume)
-        if entry is None:
+        if entry is None or ("-" in volume and not entry.cite_type.startswith("specialty")):
             continue
         start = tokens[index][0]
         if start < floor or _running_head(cleaned, start):

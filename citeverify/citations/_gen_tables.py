@@ -18,8 +18,10 @@ What it writes:
 ``formats``
     canonical -> reporters-db ``cite_format`` (``{volume}-{reporter}-{page}``)
 ``courts``
-    a court's Bluebook abbreviation folded (``11thcir``, ``sdny``) ->
-    ``[id, name, citation_string]``.
+    a court's Bluebook abbreviation folded (``11thcir``, ``sdny``) -> courts-db id.
+``court_names``
+    courts-db id -> ``[name, citation_string]``, then courts-db's short name
+    for the court when it has one.
 ``states``
     state abbreviation as in Bluebook (``Cal.``, ``N.Y.``) or the state's name
     (``California``) -> courts-db id of
@@ -56,6 +58,20 @@ NOMINATIVE = {
     "How.": (1, 24, 42),
     "Black": (1, 2, 66),
     "Wall.": (1, 23, 68),
+}
+
+# Courts as New York's official style names them in its brackets
+# ("[2d Dept 2005]", "[App Term, 1st Dept 2010]", "[Sup Ct, NY County 2012]"):
+# the folded text, then the part before a comma, is looked up.
+NEW_YORK_COURTS = {
+    "1st Dept": "nyappdiv",
+    "2d Dept": "nyappdiv",
+    "3d Dept": "nyappdiv",
+    "4th Dept": "nyappdiv",
+    "App Div": "nyappdiv",
+    "App Term": "nyappterm",
+    "Sup Ct": "nysupct",
+    "Ct App": "ny",
 }
 
 # courts-db ids of the fifty state high courts.
@@ -124,8 +140,8 @@ def loosen(text: str) -> str:
 
 
 def fold_court(text: str) -> str:
-    """A court abbreviation key: lower case, no whitespace, periods or commas."""
-    return re.sub(r"[\s.,]", "", text).lower()
+    """A court key: lower case, no whitespace, periods or commas; straight apostrophes."""
+    return re.sub(r"[\s.,]", "", text.replace("\u2019", "'")).lower()
 
 
 def _year(value: Any) -> int | None:
@@ -196,6 +212,9 @@ def build_courts() -> dict[str, Any]:
     scotus = by_id["scotus"]
     for alias in ("U.S.", "S. Ct.", "SCOTUS", "U.S. Sup. Ct."):
         table.setdefault(fold_court(alias), ["scotus", scotus["name"], "U.S."])
+    for alias, court_id in NEW_YORK_COURTS.items():
+        court = by_id[court_id]
+        table.setdefault(fold_court(alias), [court_id, court["name"], court["citation_string"]])
     states: dict[str, str] = {}
     for court_id in STATE_COURT_IDS:
         cited = by_id[court_id]["citation_string"]
@@ -203,7 +222,22 @@ def build_courts() -> dict[str, Any]:
         # The state's name too ("Texas Constitution", "California Penal Code").
         states[by_id[court_id]["location"]] = court_id
     states["N.Y."] = "ny"
-    return {"courts": dict(sorted(table.items())), "states": states}
+    # Each court's name and citation string once, the keys naming only its id;
+    # the parser folds names ("District Court, W.D. Texas") and courts-db's
+    # short names ("Hualapai Ct. of App.") into keys itself, on the first
+    # parenthetical no citation string resolves.
+    names: dict[str, list[str]] = {}
+    for court_id, name, cited_as in table.values():
+        names.setdefault(court_id, [name, cited_as])
+    for court in courts_db.courts:
+        entry = names.setdefault(court["id"], [court["name"], court["citation_string"]])
+        if court.get("name_abbreviation"):
+            entry.append(court["name_abbreviation"])
+    return {
+        "courts": {key: entry[0] for key, entry in sorted(table.items())},
+        "court_names": dict(sorted(names.items())),
+        "states": states,
+    }
 
 
 def build() -> dict[str, Any]:

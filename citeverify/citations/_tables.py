@@ -19,6 +19,7 @@ __all__ = [
     "Tables",
     "fold_court",
     "loosen",
+    "named_courts",
     "squeeze",
     "tables",
 ]
@@ -41,8 +42,8 @@ def loosen(text: str) -> str:
 
 
 def fold_court(text: str) -> str:
-    """Court abbreviation key: lower case without whitespace, periods, commas."""
-    return _COURT.sub("", text).lower()
+    """Court key: lower case without whitespace, periods, commas; straight apostrophes."""
+    return _COURT.sub("", text.replace("\u2019", "'")).lower()
 
 
 class ReporterEntry(NamedTuple):
@@ -67,9 +68,31 @@ class Tables(NamedTuple):
     loose: dict[str, str]
     formats: dict[str, str]
     courts: dict[str, CourtEntry]
+    court_names: dict[str, tuple[str, ...]]  # id -> name and courts-db's short name
+    entries: dict[str, CourtEntry]  # id -> the court
     states: dict[str, str]
     nominative: dict[str, tuple[int, int, int]]  # name -> (first vol, last vol, U.S. vol)
     prefixes: frozenset[str]  # every prefix of every reporter key, exact and loose
+
+
+@cache
+def named_courts() -> dict[str, CourtEntry]:
+    """Courts by folded name or short name, where the name is one court's only.
+
+    Built on the first parenthetical that no citation string resolves
+    (``(District Court, W.D. Texas 2000)``), so the common case never pays for it;
+    a name never displaces a citation string.
+    """
+    table = tables()
+    owners: dict[str, set[str]] = {}
+    for court_id, names in table.court_names.items():
+        for name in names:
+            owners.setdefault(fold_court(name), set()).add(court_id)
+    return {
+        key: table.entries[next(iter(ids))]
+        for key, ids in owners.items()
+        if key and len(ids) == 1 and key not in table.courts
+    }
 
 
 @cache
@@ -80,7 +103,9 @@ def tables() -> Tables:
         key: tuple(ReporterEntry(e[0], e[1], e[2], e[3]) for e in entries)
         for key, entries in raw["reporters"].items()
     }
-    courts = {key: CourtEntry(e[0], e[1], e[2]) for key, e in raw["courts"].items()}
+    entries = {cid: CourtEntry(cid, e[0], e[1]) for cid, e in raw["court_names"].items()}
+    courts = {key: entries[cid] for key, cid in raw["courts"].items()}
+    names = {cid: tuple(e[0:1] + e[2:]) for cid, e in raw["court_names"].items()}
     nominative = {k: (v[0], v[1], v[2]) for k, v in raw["nominative"].items()}
     # Prefixes let the scanner stop extending a reporter spelling as soon as
     # no reporter can begin that way, which keeps hostile input linear.
@@ -91,6 +116,8 @@ def tables() -> Tables:
         loose=dict(raw["loose"]),
         formats=dict(raw["formats"]),
         courts=courts,
+        court_names=names,
+        entries=entries,
         states=dict(raw["states"]),
         nominative=nominative,
         prefixes=frozenset(prefixes),

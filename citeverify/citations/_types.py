@@ -80,7 +80,7 @@ class CaseCitation(_Displayable):
 
     raw: str
     normalized: str
-    system: str  # "us-reporter", "neutral", "westlaw", "lexis", "ecli"
+    system: str  # "us-reporter", "neutral", "westlaw", "lexis", "tax-court", "slip-opinion", "ecli"
     volume: str | None
     reporter: str
     page: str | None
@@ -90,6 +90,7 @@ class CaseCitation(_Displayable):
     court: CourtRef | None = None
     parallels: tuple[CaseCitation, ...] = ()
     nominative: str | None = None
+    docket: str | None = None  # a slip opinion's docket number ("21-1234")
 
     def components(self) -> CitationComponents:
         return CitationComponents(

@@ -37,6 +37,24 @@ Conventions (the rest of the system keys on them):
   ``first``/``last`` ``None``.
 * ECLI identifiers give ``reporter`` ``ECLI``, no volume or page, ``year``
   from the identifier.
+* ``year`` of a neutral, Westlaw, Lexis or Tax Court number is its volume
+  (``2015 WL 13908106`` -> 2015) unless a dated parenthetical says otherwise.
+* Tax Court memoranda and summary opinions (system ``tax-court``): volume the
+  year, reporter reporters-db's ``T.C. Memo.`` or ``T.C. Summary Opinion``,
+  page the number (``T.C. Memo. 2019-233`` -> ``2019 T.C. Memo. 233``).
+* Slip opinions (system ``slip-opinion``): a docket number followed by
+  ``slip op.``; ``volume`` and ``page`` ``None``, ``reporter`` ``slip op.``,
+  the docket number in ``docket``, the slip page in ``pin``, and
+  ``normalized`` ``No. 21-1234, slip op.`` (the one exception to the
+  volume-reporter-page form).  A docket number alone is no citation.
+* New York and California official styles: ``Rogers v Rogers (63 NY2d 582
+  [1984])`` (a bracketed year and court are a parenthetical), ``People v.
+  Anderson (1987) 43 Cal.3d 1104`` (the year before the citation), and
+  ``Viking v. Moriana (2022) _ U.S. _ [213 L.Ed.2d 179]``: a blank official
+  citation cannot be looked up, so the bracketed parallel is the citation
+  and the blank stays in ``raw`` only.
+* Looseleaf services' paragraph numbers are pages (``141 FERC ¶ 61,049`` ->
+  page ``61,049``); front-matter pages are Roman numerals (``lxiv``).
 """
 
 from __future__ import annotations
@@ -50,6 +68,7 @@ from citeverify.citations._tables import (
     ReporterEntry,
     fold_court,
     loosen,
+    named_courts,
     tables,
 )
 from citeverify.citations._text import clean, expand_range_end, strip_signal
@@ -69,20 +88,46 @@ EXPECTED: Final = (
 
 _MAX_REPORTER_TOKENS: Final = 12
 _MAX_NAME: Final = 400
-_TOKEN: Final = re.compile(r"\S+")
-_VOLUME: Final = re.compile(r"\d{1,5}")
-# Where a citation can begin (see ``_Scanner.candidates``): a volume followed by a token
-# that is not a number (no reporter spelling begins with a digit), a token that begins
-# with a digit and goes on with more than digits (hyphenated and compact neutral
-# citations), or an ECLI.
+# A "(" or "[" right before a digit is a token of its own, so the volume of
+# New York's "(63 NY2d 582 [1984])" and of California's bracketed parallel
+# "[213 L.Ed.2d 179]" is a token (and so is the "T.C." of "(T.C. Memo.
+# 2019-233)", the "No." of "(No. 21-1234, slip op. at 5)"); reporter
+# spellings are joined without spaces, so splitting "(1st)" off "IL App"
+# changes no spelling.
+_TOKEN: Final = re.compile(r"[(\[](?=\d|T\.|No\.)|\S+")
+# A volume, with the letter of a split volume (``17A N.Y.2d 7``, ``402A Mich 117``),
+# or a looseleaf service's year and half (``1986-1 Trade Cas. (CCH) ¶ 66,984``).
+_VOLUME: Final = re.compile(r"\d{1,5}[A-Z]?|(?:19|20)?\d\d-[1-4]")
+# Where a citation can begin (see ``_Scanner.candidates``), one regex pass over the text,
+# mirroring ``_TOKEN``: a token (or the token after a "(" or "[" split off before it)
+# that is a volume followed by a token that is not a number (no reporter spelling begins
+# with a digit), a token that begins with a digit and goes on with more than digits
+# (split volumes, neutral citations), an ECLI, or the "No." and "T." that begin slip
+# opinions and Tax Court memoranda.
 _CANDIDATE: Final = re.compile(
-    r"(?<!\S)(?:\d{1,5}(?=\s+[^\s\d])|\d+[^\s\d]|[Ee][Cc][Ll][Ii]:)"
+    r"(?<!\S)[(\[]?(?:\d{1,5}(?=\s+[^\s\d])|\d+[^\s\d]|[Ee][Cc][Ll][Ii]:|[Nn]o\.|T\.)"
 )
 # A page, with the suffixes courts add to it: a letter or two (``189A``,
 # ``47M``, ``160407WC``, ``736a``), Illinois's ``-U``/``-B`` (``111279-U``),
-# New York's unreported ``(A)``/``[U]``; or a blank slip-opinion page (``___``).
+# New York's unreported ``(A)``/``[U]``; a blank slip-opinion page (``___``);
+# or a lower-case Roman numeral, as front-matter pages are numbered
+# (``12 Neb. App. lxiv``), but never a lone ``v`` (``v.`` is "versus") or ``i.e.``.
 _PAGE: Final = re.compile(
-    r"(\d{1,8}(?:[A-Za-z]{1,2}|-[A-Z]{1,2}|\([A-Z]\)|\[[A-Z]\])?|_{1,12})(?:$|(?=[,;:.)\]]))"
+    # a series ("2d", "4th") is no page: "8 Am. Jur. 2d" names an encyclopedia's volume
+    r"(?!\d{1,2}(?:st|nd|rd|th|d)(?:$|[,;:.)\]]))"
+    r"(\d{1,8}(?:[A-Za-z]{1,2}|-[A-Z]{1,2}|\([A-Z]\)|\[[A-Z]\])?|_{1,12}"
+    r"|(?!v(?:$|[,;:.)\]])|i\.e)(?=[clxvi])c{0,3}(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})"
+    r"|(?=[CLXVI]{2})C{0,3}(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3}))"
+    r"(?:$|(?=[,;:.)\]]))"
+)
+# A year set between reporter and page, as nineteenth-century reports were
+# cited (``5 Am. Law Reg. (1857) 280``, ``126 S. Ct. (2006) 1910``).
+_INTERPOSED_YEAR: Final = re.compile(r"\((1[6-9]\d\d|20\d\d),?\)\s{1,3}")
+# A looseleaf service's paragraph number for a page (``141 FERC ¶ 61,049``,
+# ``153 Lab. Cas. (CCH) P 60,267``, ``42 Empl. Prac. Dec. (CCH) par. 36,973``).
+_PARAGRAPH_PAGE: Final = re.compile(
+    r"(?:\u00b6{1,2}|P|par\.|para\.)\s{0,2}(\d{1,3}(?:,\d{3}){1,2}[A-Z]?|\d{1,7}[A-Z]?)"
+    r"(?:$|(?=[\s,;:.)\]]))"
 )
 _HYPHEN_NEUTRAL: Final = re.compile(r"(\d{4})-([A-Za-z]{2,12})-(\d{1,7})(?:$|(?=[,;:.)\]]))")
 # The same with the spaces reporters-db's examples show (``2017 -Ohio- 2951``).
@@ -93,6 +138,12 @@ _SPACED_HYPHEN_NEUTRAL: Final = re.compile(
 _COMPACT_NEUTRAL: Final = re.compile(
     r"((?:19|20)\d\d)([A-Z]{2,6})(\d{1,7}[A-Z]?)(?:$|(?=[,;:.)\]]))"
 )
+# Tax Court memorandum and summary opinions: ``T.C. Memo. 2019-233``,
+# ``T.C. Summ. Op. 2010-12``; the year is the volume, the number the page.
+_TAX_COURT: Final = re.compile(
+    r"T\.\s?C\.\s{1,3}(?:(Memo)\.?|Summ(?:\.|ary)\s{1,3}Op(?:\.|inion))"
+    r"\s{1,3}((?:19|20)\d\d)\s?-\s?(\d{1,5})(?:$|(?=[\s,;:.)\]]))"
+)
 _ECLI: Final = re.compile(
     r"ECLI:([A-Z]{2}):([A-Z0-9.]{1,7}):(\d{4}):([A-Z0-9.]{1,25}[A-Z0-9])", re.IGNORECASE
 )
@@ -100,21 +151,40 @@ _NOMINATIVE: Final = re.compile(
     r"\(\s{0,3}(?:(\d{1,2})\s{1,3})?([A-Za-z][A-Za-z.&' ]{0,24}?)\s{0,3}\)"
 )
 _SEPARATOR: Final = re.compile(r"\s{0,5},?\s{0,5}")
+# A pin, also a slip opinion's page after a blank (``597 U.S. ___, slip op. at 5``).
 _PIN: Final = re.compile(
-    r"\s{0,5}(?:,\s{0,5})?(?:at\s{1,5})?"
-    r"(\*{0,2}\d{1,7})(?:\s{0,3}-\s{0,3}(\*{0,2}\d{1,7}))?"
+    r"\s{0,5}(?:,\s{0,5})?(?:slip\s{1,3}op\.,?\s{1,3})?(?:at\s{1,5})?"
+    r"(\*{0,2}\d{1,7}|_{1,12})(?:\s{0,3}-\s{0,3}(\*{0,2}\d{1,7}))?"
     r"(?:\s{0,3}(?:&\s{0,3})?nn?\.\s{0,3}(\d{1,4}(?:\s{0,3}-\s{0,3}\d{1,4})?))?"
     r"(?=$|[\s,;.)(\]])"
 )
 _MORE_PINS: Final = re.compile(
-    r"\s{0,5},\s{0,5}(?:\*{0,2}\d{1,7}(?:\s{0,3}-\s{0,3}\*{0,2}\d{1,7})?)(?=$|[\s,;.)(])(?!\s{1,5}[A-Za-z])"
+    r"\s{0,5},\s{0,5}(?:\*{0,2}\d{1,7}(?:\s{0,3}-\s{0,3}\*{0,2}\d{1,7})?)(?=$|[\s,;.)(\]])(?!\s{1,5}[A-Za-z])"
 )
 # A paragraph pin, as public-domain citations are pinned (``2019 ME 1, ¶ 9``).
 _PARAGRAPH_PIN: Final = re.compile(
     r"\s{0,5}(?:,\s{0,5})?(?:at\s{1,5})?(?:\u00b6{1,2}|[Pp]aras?\.)\s{0,3}"
     r"\d{1,5}(?:\s{0,3}-\s{0,3}\d{1,5})?(?=$|[\s,;.)(\]])"
 )
-_PARENTHETICAL: Final = re.compile(r"\s{0,5}\(([^()]{0,200})\)")
+# A parenthetical, or New York's bracketed one (``63 NY2d 582 [1984]``).
+_PARENTHETICAL: Final = re.compile(r"\s{0,5}(?:\(([^()]{0,200})\)|\[([^\[\]]{0,200})\])")
+# What may stand between a case name and the volume in the New York and
+# California official styles: California's year before the citation
+# ``(1987)``, a blank official citation ``_ U.S. _`` whose parallel follows in
+# brackets, and the "(" or "[" opening the citation.  Searched for in the
+# _LEAD_WINDOW characters before a volume only, so the work is bounded.
+_LEAD: Final = re.compile(
+    r"(?:\((?P<year>1[6-9]\d\d|20\d\d)\)\s{1,3})?"
+    r"(?P<blank>_{1,12}\s{1,3}[A-Za-z0-9. ']{1,30}?\s{1,3}_{1,12}\s{0,3})?"
+    r"(?P<opener>[(\[])?$"
+)
+_LEAD_WINDOW: Final = 64
+# A slip opinion: docket number and "slip op." (``No. 21-1234, slip op. at 5``).
+# A docket number alone is no citation.
+_SLIP: Final = re.compile(
+    r"[Nn]o\.\s{1,3}(?P<docket>[0-9A-Za-z](?:[0-9A-Za-z:\-]{0,30}[0-9A-Za-z])?),?\s{1,3}"
+    r"slip\s{1,3}op\.?(?=$|[\s,;)\]])"
+)
 _YEAR: Final = re.compile(r"(?<!\d)(1[6-9]\d\d|20\d\d)(?!\d)")
 _DATE_TAIL: Final = re.compile(
     r"(?:(?:Jan|Feb|Mar|Apr|May|June?|July?|Aug|Sept?|Oct|Nov|Dec)[a-z]{0,6}\.?"
@@ -132,6 +202,7 @@ _TYPE_PRIORITY: Final = {
     "specialty": 7,
 }
 _SYSTEMS: Final = {"neutral": "neutral", "specialty_west": "westlaw", "specialty_lexis": "lexis"}
+_YEAR_SYSTEMS: Final = frozenset({"neutral", "westlaw", "lexis", "tax-court"})
 _SUPREME_REPORTERS: Final = frozenset({"U.S.", "S. Ct.", "L. Ed.", "L. Ed. 2d"})
 
 
@@ -146,6 +217,33 @@ class _Hit(NamedTuple):
     system: str
     nominative: str | None
     year: int | None = None
+    docket: str | None = None
+
+
+class Lead(NamedTuple):
+    """What comes between a case name and the volume in the New York and California styles."""
+
+    start: int  # where the name ends and the citation's own text begins
+    opener: str | None  # "(" or "[" right before the volume, closed after the citation
+    year: int | None  # California's year before the citation: "People v. Anderson (1987) 43 Cal.3d"
+
+
+def lead(cleaned: str, volume_start: int, floor: int = 0) -> Lead:
+    """The year, blank citation and opener before ``volume_start``, not reaching before ``floor``.
+
+    ``Rogers v Rogers (63 NY2d 582 [1984])``: opener "(".
+    ``Viking v. Moriana (2022) _ U.S. _ [213 L.Ed.2d 179]``: year 2022, opener "[".
+    ``People v. Anderson (1987) 43 Cal.3d 1104``: year 1987.
+    """
+    low = max(floor, volume_start - _LEAD_WINDOW)
+    match = _LEAD.search(cleaned, low, volume_start)
+    if match is None or not any(match.group("year", "blank", "opener")):
+        return Lead(volume_start, None, None)
+    if match.group("blank") is not None and match.group("opener") != "[":
+        # "_ U.S. _ 213 L.Ed.2d 179" is no California parallel
+        return Lead(volume_start, None, None)
+    year = int(match.group("year")) if match.group("year") else None
+    return Lead(match.start(), match.group("opener"), year)
 
 
 class _Scanner:
@@ -167,7 +265,8 @@ class _Scanner:
         if self._candidates is None:
             starts = self.starts
             self._candidates = [
-                bisect.bisect_left(starts, m.start()) for m in _CANDIDATE.finditer(self.text)
+                bisect.bisect_left(starts, m.start() + (m.group()[0] in "(["))
+                for m in _CANDIDATE.finditer(self.text)
             ]
         return self._candidates
 
@@ -201,6 +300,16 @@ class _Scanner:
             if match:
                 return self._hyphen_neutral(start, match)
             return None
+        if token == "No." or token == "no.":
+            match = _SLIP.match(self.text, start)
+            if match:
+                return _slip_hit(match)
+            return None
+        if token[:2] == "T." and (token == "T.C." or token == "T."):
+            match = _TAX_COURT.match(self.text, start)
+            if match:
+                return _tax_court_hit(match)
+            return None
         if token[:5].upper() == "ECLI:":
             match = _ECLI.match(self.text, start)
             if match:
@@ -226,13 +335,17 @@ class _Scanner:
             if spelling not in prefixes and loosen(spelling) not in prefixes:
                 break
             following = tokens[after][2]
-            if _PAGE.match(following) or following.startswith("("):
+            if (
+                _PAGE.match(following)
+                or following[0] in "(\u00b6P"
+                or following.startswith(("par.", "para."))
+            ):
                 candidates.append((after, spelling))
         # Longest spelling first: "F. Supp. 2d" before "F. Supp.".
         for after, spelling in reversed(candidates):
             entry = _reporter(spelling, volume)
-            if entry is None:
-                continue
+            if entry is None or ("-" in volume and not entry.cite_type.startswith("specialty")):
+                continue  # "1986-1" is a looseleaf volume, "12-1 F.3d" no citation
             if spelling.endswith(")") and "(" not in entry.canonical:
                 # reporters-db files "D.C. (Tuck. & Cl.)" under the nominative
                 # reporter, but the volume written is the official one's.
@@ -241,7 +354,9 @@ class _Scanner:
                     return hit
             page_match = _PAGE.match(tokens[after][2])
             if page_match is None:
-                hit = self._nominative_form(index, after, entry)
+                hit = self._nominative_form(index, after, entry) or self._page_form(
+                    index, after, entry
+                )
                 if hit is not None:
                     return hit
                 continue
@@ -249,6 +364,40 @@ class _Scanner:
             page_end = tokens[after][0] + page_match.end(1)
             return _make_hit(tokens[index][0], page_end, volume, entry, page)
         return None
+
+    def _page_form(self, index: int, after: int, entry: ReporterEntry) -> _Hit | None:
+        """A page after an interposed year, or a looseleaf paragraph number for a page."""
+        start = self.tokens[after][0]
+        year_match = _INTERPOSED_YEAR.match(self.text, start)
+        if year_match is not None:
+            page_index = self.token_at(year_match.end())
+            if page_index >= len(self.tokens) or self.tokens[page_index][0] != year_match.end():
+                return None
+            page_match = _PAGE.match(self.tokens[page_index][2])
+            if page_match is None or page_match.group(1).startswith("_"):
+                return None
+            hit = _make_hit(
+                self.tokens[index][0],
+                self.tokens[page_index][0] + page_match.end(1),
+                self.tokens[index][2],
+                entry,
+                page_match.group(1),
+            )
+            return hit._replace(year=int(year_match.group(1)))
+        paragraph = _PARAGRAPH_PAGE.match(self.text, start)
+        if paragraph is None:
+            return None
+        if not entry.cite_type.startswith("specialty") and not paragraph.group(0).startswith(
+            "\u00b6"
+        ):
+            return None  # "P" and "par." only for the services that number paragraphs
+        return _make_hit(
+            self.tokens[index][0],
+            paragraph.end(1),
+            self.tokens[index][2],
+            entry,
+            paragraph.group(1),
+        )
 
     def _official_volume(
         self,
@@ -328,7 +477,35 @@ class _Scanner:
             page=match.group(3),
             system="neutral",
             nominative=None,
+            year=_own_year("neutral", match.group(1)),
         )
+
+
+def _slip_hit(match: re.Match[str]) -> _Hit:
+    return _Hit(
+        start=match.start(),
+        end=match.end(),
+        volume="",
+        reporter="slip op.",
+        page=None,
+        system="slip-opinion",
+        nominative=None,
+        docket=match.group("docket"),
+    )
+
+
+def _tax_court_hit(match: re.Match[str]) -> _Hit:
+    year = match.group(2)
+    return _Hit(
+        start=match.start(),
+        end=match.end(),
+        volume=year,
+        reporter="T.C. Memo." if match.group(1) else "T.C. Summary Opinion",
+        page=match.group(3),
+        system="tax-court",
+        nominative=None,
+        year=int(year),
+    )
 
 
 def _ecli_hit(match: re.Match[str]) -> _Hit:
@@ -364,7 +541,9 @@ def _reporter(spelling: str, volume: str | None) -> ReporterEntry | None:
     # A year for a volume picks the public-domain citation over a reporter
     # whose volumes never reached 1990 ("2012 Me. 123" is Maine's "ME", not
     # volume 2012 of the Maine Reports; "2018 S.D. 45" is South Dakota's "SD").
-    year_volume = volume is not None and len(volume) == 4 and 1990 <= int(volume) <= 2100
+    year_volume = (
+        volume is not None and len(volume) == 4 and volume.isdigit() and 1990 <= int(volume) <= 2100
+    )
     if year_volume:
         for entry in entries:
             if entry.cite_type == "neutral":
@@ -388,7 +567,7 @@ def _make_hit(start: int, end: int, volume: str, entry: ReporterEntry, page: str
     nominative = None
     if entry.cite_type == "scotus_early":
         span = tables().nominative.get(reporter)
-        if span is not None and span[0] <= int(volume) <= span[1]:
+        if span is not None and volume.isdigit() and span[0] <= int(volume) <= span[1]:
             nominative = f"{volume} {reporter} {page}"
             volume = str(span[2] + int(volume) - span[0])
             reporter = "U.S."
@@ -396,12 +575,29 @@ def _make_hit(start: int, end: int, volume: str, entry: ReporterEntry, page: str
     if reporter == "U.S.":
         system = "us-reporter"
     page_value: str | None = None if page.startswith("_") else page
-    return _Hit(start, end, volume, reporter, page_value, system, nominative)
+    return _Hit(
+        start, end, volume, reporter, page_value, system, nominative, _own_year(system, volume)
+    )
+
+
+def _own_year(system: str, volume: str) -> int | None:
+    """The year a citation carries itself: a neutral, Westlaw, Lexis or Tax Court number's volume.
+
+    ``2015 WL 13908106`` was issued in 2015 and ``2025 ND 78`` decided in
+    2025; a dated parenthetical after the citation still has the last word.
+    A volume that is no year (``160 T.C. No. 5``) gives none.
+    """
+    if system not in _YEAR_SYSTEMS or len(volume) != 4 or not volume.isdigit():
+        return None
+    year = int(volume)
+    return year if 1700 <= year <= 2100 else None
 
 
 def _normalized(hit: _Hit) -> str:
     if hit.system == "ecli":
         return ""
+    if hit.system == "slip-opinion":
+        return f"No. {hit.docket}, slip op."
     return f"{hit.volume} {hit.reporter} {hit.page if hit.page is not None else '___'}"
 
 
@@ -409,11 +605,12 @@ def _pinpoint(match: re.Match[str]) -> Pinpoint:
     text = match.group(0).strip().lstrip(",").strip()
     if text.startswith("at "):
         text = text[3:].strip()
-    if match.re is _PARAGRAPH_PIN:
-        # Paragraphs are not pages: the text alone, like a star page.
+    if match.re is _PARAGRAPH_PIN or text.startswith("slip"):
+        # Paragraphs and a slip opinion's pages are not the reporter's pages:
+        # the text alone, like a star page.
         return Pinpoint(text=text)
     first_text, last_text, footnote = match.group(1), match.group(2), match.group(3)
-    star = first_text.startswith("*")
+    star = first_text.startswith(("*", "_"))  # a star page, or a blank one not yet printed
     first = None if star else int(first_text)
     last: int | None = first
     if last_text is not None:
@@ -429,18 +626,25 @@ def resolve_court(cited: str, year: int | None = None) -> CourtRef | None:
     """The court a parenthetical's court part names (``11th Cir.`` -> ``ca11``), or ``None``.
 
     One dict lookup of the folded text; then the part before a dash, bracket
-    or comma (``Tex. App.-Houston [14th Dist.]`` -> ``Tex. App.``).
+    or comma (``Tex. App.-Houston [14th Dist.]`` -> ``Tex. App.``); then the
+    court's name or courts-db's short name, where it names one court only
+    (``District Court, W.D. Texas``).  New York's bracketed forms (``2d Dept``,
+    ``Sup Ct, NY County``) are aliases in the table.
     """
     del year  # courts-db's Bluebook abbreviations are unique; kept for callers
     text = cited.strip().strip(",").strip()
     if not text:
         return None
     courts = tables().courts
-    entry: CourtEntry | None = courts.get(fold_court(text))
+    folded = fold_court(text)
+    entry: CourtEntry | None = courts.get(folded)
     if entry is None:
         cut = _COURT_CUT.search(text)
         if cut is not None and cut.start() > 0:
             entry = courts.get(fold_court(text[: cut.start()]))
+    if entry is None and any(c.isalpha() for c in folded):
+        # a court's name ("District Court, W.D. Texas"), commas and all
+        entry = named_courts().get(folded)
     if entry is None:
         return None
     jurisdiction = "us" if entry.id == "scotus" else f"us-{entry.id}"
@@ -554,7 +758,8 @@ def extend(scanner: _Scanner, cleaned: str, primary: _Hit) -> Extent:
         paren = _PARENTHETICAL.match(cleaned, position)
         if paren is None:
             break
-        found_year, found_court, dated = _read_parenthetical(paren.group(1))
+        content = paren.group(1) if paren.group(1) is not None else paren.group(2)
+        found_year, found_court, dated = _read_parenthetical(content)
         position = paren.end()
         if dated:
             year = found_year if found_year is not None else year
@@ -580,8 +785,11 @@ def _parse(text: str) -> ParsedCitation:
 
     ext = extend(scanner, cleaned, primary)
     pin, parallels, year, court = ext.pin, ext.parallels, ext.year, ext.court
+    before = lead(cleaned, primary.start)
+    if year is None:
+        year = before.year
 
-    name = _case_name(cleaned[: primary.start])
+    name = _case_name(cleaned[: before.start])
     return CaseCitation(
         raw=text,
         normalized=_normalized(primary)
@@ -597,6 +805,7 @@ def _parse(text: str) -> ParsedCitation:
         court=court,
         parallels=parallels,
         nominative=primary.nominative,
+        docket=primary.docket,
     )
 
 
