@@ -190,7 +190,12 @@ def unresolved(parsed: Lookupable, answer: LookupAnswer) -> Judgment | None:
     if isinstance(answer, OutsideCoverage):
         message = answer.message or "no configured source covers this citation"
         system = getattr(parsed, "system", None)
-        if system in _PRIVATE_DATABASES:
+        if system == "slip-opinion":
+            message = (
+                f"{parsed.normalized}: a slip opinion cited by docket number cannot be "
+                "looked up; cite the reporter (volume and page) to have it verified"
+            )
+        elif system in _PRIVATE_DATABASES:
             message = (
                 f"{_PRIVATE_DATABASES[system]} numbers cannot be checked: that database is "
                 "not public; cite the reporter or a public source to have it verified"

@@ -397,3 +397,10 @@ def test_readme_python_examples_show_verified_quotations(
     exec(compile(blocks[1], "README.md", "exec"), {"__name__": "readme"})
     lines = capsys.readouterr().out.splitlines()
     assert lines[1].startswith("2 verified quoted from"), lines
+
+
+def test_slip_opinion_says_why_it_cannot_be_checked() -> None:
+    raw = "Dobbs v. Jackson Women's Health Org., No. 19-1392, slip op. at 5 (U.S. June 24, 2022)"
+    (result,) = citeverify.verify([{"id": "1", "type": "case", "rawText": raw}]).results
+    assert result.verdict.outcome == "unverified"
+    assert "slip opinion cited by docket number" in (result.verdict.message or "")
