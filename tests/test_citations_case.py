@@ -668,7 +668,8 @@ class TestVerdicts:
         assert verdict.status.value == "warning"
         assert verdict.outcome == "unverified"
         assert verdict.message.startswith(says)
-        assert "corpus" in verdict.message
+        # either the corpus does not hold it, or (a slip opinion) nothing can look it up
+        assert "corpus" in verdict.message or "cannot be looked up" in verdict.message
 
 
 class TestBlankPages:

@@ -266,7 +266,8 @@ class TestPdfAndWord:
     """The sample brief as PDF and as Word gives the verdicts the text gives."""
 
     @pytest.fixture(scope="class")
-    def rendered(self, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    @classmethod
+    def rendered(cls, tmp_path_factory: pytest.TempPathFactory) -> Path:
         import subprocess
         import sys
 

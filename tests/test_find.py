@@ -542,3 +542,20 @@ class TestLinearWork:
         assert len(found) == 8_000
         for item in found:
             assert text[item.start : item.end] == "Roe v. Wade, 410 U.S. 113, 153 (1973)"
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            [" ", "\n", "\t", "(", "[", ")", "T.", "No.", "T.C.", "0", "12", "a", "v."]
+        ),
+        max_size=40,
+    ).map("".join)
+)
+def test_fast_tokenizer_gives_the_token_regex_tokens(text: str) -> None:
+    """The split-and-sum tokenizer yields exactly what ``_TOKEN.finditer`` yields."""
+    from citeverify.citations.case import _TOKEN, tokenize
+
+    expected = [(m.start(), m.end(), m.group()) for m in _TOKEN.finditer(text)]
+    assert tokenize(text) == expected

@@ -60,6 +60,8 @@ Conventions (the rest of the system keys on them):
 from __future__ import annotations
 
 import bisect
+import itertools
+import operator
 import re
 from typing import Final, NamedTuple
 
@@ -95,6 +97,9 @@ _MAX_NAME: Final = 400
 # spellings are joined without spaces, so splitting "(1st)" off "IL App"
 # changes no spelling.
 _TOKEN: Final = re.compile(r"[(\[](?=\d|T\.|No\.)|\S+")
+# Where ``_TOKEN``'s tokens part: whitespace, and the empty place after a "(" or "["
+# that begins a token and comes before what ``_TOKEN`` splits it from.
+_SPLIT: Final = re.compile(r"(\s+|(?<=[(\[])(?<!\S[(\[])(?=\d|T\.|No\.))")
 # A volume, with the letter of a split volume (``17A N.Y.2d 7``, ``402A Mich 117``),
 # or a looseleaf service's year and half (``1986-1 Trade Cas. (CCH) ¶ 66,984``).
 _VOLUME: Final = re.compile(r"\d{1,5}[A-Z]?|(?:19|20)?\d\d-[1-4]")
@@ -246,12 +251,31 @@ def lead(cleaned: str, volume_start: int, floor: int = 0) -> Lead:
     return Lead(match.start(), match.group("opener"), year)
 
 
+def tokenize(text: str) -> list[tuple[int, int, str]]:
+    """``_TOKEN``'s tokens of ``text`` as ``(start, end, token)``, built without a Python loop.
+
+    One ``re.split`` at whitespace and at the empty place after a "(" or "[" that
+    ``_TOKEN`` splits off, then offsets by a running sum of lengths: every step
+    runs in C, which matters because a brief has a token every six characters.
+    """
+    parts = _SPLIT.split(text)
+    words = parts[0::2]
+    ends = list(itertools.accumulate(map(len, parts)))[0::2]
+    starts = map(operator.sub, ends, map(len, words))
+    tokens = list(zip(starts, ends, words, strict=True))
+    if tokens and not tokens[-1][2]:
+        tokens.pop()
+    if tokens and not tokens[0][2]:
+        del tokens[0]
+    return tokens
+
+
 class _Scanner:
     """Token index over the cleaned text, for citation lookups at any token."""
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.tokens = [(m.start(), m.end(), m.group()) for m in _TOKEN.finditer(text)]
+        self.tokens = tokenize(text)
         self.starts = [t[0] for t in self.tokens]
         self._candidates: list[int] | None = None
 
