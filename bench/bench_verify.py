@@ -136,7 +136,7 @@ def run(quick: bool = False) -> list[dict[str, Any]]:
     return [
         {
             "benchmark": "verify",
-            "figure": f"verify_request, 1,000 distinct SCOTUS cases, cold parse and store caches ({provider})",
+            "figure": f"verify_request, 1,000 distinct SCOTUS cases, cold caches ({provider})",
             "value": verify_rate,
             "unit": "items/s",
             "baseline": f"parse alone: {parse_rate:,.0f} items/s",
