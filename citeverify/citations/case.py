@@ -65,6 +65,7 @@ import operator
 import re
 from typing import Final, NamedTuple
 
+from citeverify._facts import jurisdiction_of
 from citeverify.citations._tables import (
     CourtEntry,
     ReporterEntry,
@@ -671,7 +672,7 @@ def resolve_court(cited: str, year: int | None = None) -> CourtRef | None:
         entry = named_courts().get(folded)
     if entry is None:
         return None
-    jurisdiction = "us" if entry.id == "scotus" else f"us-{entry.id}"
+    jurisdiction = jurisdiction_of(entry.id)
     return CourtRef(id=entry.id, name=entry.name, jurisdiction=jurisdiction, cited=text)
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from typing import Final, NamedTuple
 
+from citeverify._facts import jurisdiction_of
 from citeverify.citations._tables import tables
 from citeverify.citations._text import MAX_SCAN, clean, from_roman, to_roman
 from citeverify.citations._types import ConstitutionCitation, NotACitation, ParsedCitation
@@ -152,7 +153,7 @@ def _prefix(cleaned: str) -> tuple[str, str] | None:
         state = " ".join(state_match.group("state").split())
         state_id = tables().states.get(state)
         if state_id is not None:
-            return state, f"us-{state_id}"
+            return state, jurisdiction_of(state_id)
     if federal is not None:
         return "U.S.", "us"
     if _CONSTITUTION.search(cleaned):

@@ -39,6 +39,7 @@ import re
 from typing import Final
 from urllib.parse import parse_qs, unquote, urlsplit, urlunsplit
 
+from citeverify._facts import RULE_SETS
 from citeverify.citations._text import from_roman, to_roman
 from citeverify.citations._types import (
     CaseCitation,
@@ -99,14 +100,7 @@ _HOUSE_GRANULE: Final = re.compile(
 )
 _HOUSE_QUERY: Final = re.compile(r"title:\s?(\d{1,2}[a-z]?)\s{1,3}section:\s?([0-9A-Za-z\-]{1,20})")
 
-_LII_RULESETS: Final = {
-    "frcp": "frcp",
-    "frcrmp": "frcrmp",
-    "frap": "frap",
-    "frbp": "frbp",
-    "fre": "fre",
-    "supct": "scotus",
-}
+_LII_RULESETS: Final = {ruleset.lii: ruleset.id for ruleset in RULE_SETS.values()}
 
 Target = CaseCitation | StatuteCitation | RuleCitation | ConstitutionCitation
 

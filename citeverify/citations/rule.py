@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from citeverify._facts import RULE_SETS
 from citeverify.citations._text import MAX_SCAN, clean
 from citeverify.citations._types import NotACitation, ParsedCitation, RuleCitation
 
@@ -23,14 +24,7 @@ EXPECTED: Final = (
     "or 'Sup. Ct. R. 10'"
 )
 
-CANONICAL: Final = {
-    "frcp": "Fed. R. Civ. P.",
-    "frcrmp": "Fed. R. Crim. P.",
-    "frap": "Fed. R. App. P.",
-    "frbp": "Fed. R. Bankr. P.",
-    "fre": "Fed. R. Evid.",
-    "scotus": "Sup. Ct. R.",
-}
+CANONICAL: Final = {ruleset.id: ruleset.abbreviation for ruleset in RULE_SETS.values()}
 
 _D: Final = r"\.?\s{0,2}"  # an optional period and optional spaces between parts
 _FED: Final = rf"(?:Fed(?:eral)?{_D}|F{_D})"

@@ -28,6 +28,7 @@ import re
 from collections.abc import Callable
 from typing import Final
 
+from citeverify._facts import jurisdiction_of
 from citeverify.citations._tables import tables
 from citeverify.citations._text import MAX_SCAN, clean
 from citeverify.citations._types import NotACitation, ParsedCitation, StatuteCitation
@@ -274,7 +275,7 @@ def _state(
         section=section,
         subdivisions=subs,
         year=_year_after(text, match.end()),
-        jurisdiction=f"us-{state_id}",
+        jurisdiction=jurisdiction_of(state_id),
     )
 
 

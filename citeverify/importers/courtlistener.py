@@ -51,6 +51,7 @@ from typing import IO, Any
 
 import attrs
 
+from citeverify._facts import jurisdiction_of
 from citeverify.providers._cl_text import TEXT_FIELDS, opinion_text
 from citeverify.store import schema
 from citeverify.store._writer import StoreWriter, is_postgres_url, open_writer, rows_by_id
@@ -525,7 +526,7 @@ _PHASE_TYPES: dict[str, type[_Phase]] = {
 
 
 def _jurisdiction(court_id: str) -> str:
-    return "us" if court_id == "scotus" else f"us-{court_id}"
+    return jurisdiction_of(court_id)
 
 
 def _open_store(out: str | Path) -> StoreWriter:

@@ -50,6 +50,7 @@ from typing import Any
 import httpx
 import stamina
 
+from citeverify._facts import jurisdiction_of
 from citeverify._model import Court, Document, Identifier
 from citeverify._version import __version__
 from citeverify.citations._types import CaseCitation
@@ -117,7 +118,7 @@ def _court_names() -> dict[str, str]:
 
 def court_for(court_id: str) -> Court:
     """The contract's Court for a CourtListener court id (``scotus``, ``ca11``, ``nysd``)."""
-    jurisdiction = "us" if court_id == "scotus" else f"us-{court_id}"
+    jurisdiction = jurisdiction_of(court_id)
     return Court(name=_court_names().get(court_id), jurisdiction=jurisdiction)
 
 

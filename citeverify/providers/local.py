@@ -31,6 +31,7 @@ from typing import Any, Protocol
 
 import attrs
 
+from citeverify._facts import RULE_SETS
 from citeverify._model import Court, Document, Identifier
 from citeverify.citations._text import to_roman
 from citeverify.citations._types import (
@@ -60,13 +61,7 @@ _TEXT_CACHE = 32
 # Rows (and the authorities built from them) kept between lookups: a few MB at most,
 # and a brief's citations repeat across requests, so most rows are built only once.
 _ROW_CACHE = 8192
-_RULESET_NAMES = {
-    "frcp": "the Federal Rules of Civil Procedure",
-    "frcrmp": "the Federal Rules of Criminal Procedure",
-    "frbp": "the Federal Rules of Bankruptcy Procedure",
-    "fre": "the Federal Rules of Evidence",
-    "frap": "the Federal Rules of Appellate Procedure",
-}
+_RULESET_NAMES = {r.id: f"the {r.name}" for r in RULE_SETS.values() if r.uscourts}
 _DASHES = str.maketrans({"–": "-", "—": "-", "‑": "-", "\u2010": "-"})
 
 

@@ -32,6 +32,7 @@ import xml.etree.ElementTree as ET
 from collections import defaultdict
 from pathlib import Path
 
+from citeverify._facts import RULE_SETS
 from citeverify.citations._text import to_roman
 from citeverify.store._frcp import read_frcp
 from citeverify.store._rows import (
@@ -62,11 +63,9 @@ TEXT_TITLES = (1, 4, 9, 17, 35)
 
 # ruleset -> (citation prefix, name, uscourts.gov page)
 RULESETS = {
-    "frcp": ("Fed. R. Civ. P.", "Federal Rules of Civil Procedure", "civil-procedure"),
-    "frcrmp": ("Fed. R. Crim. P.", "Federal Rules of Criminal Procedure", "criminal-procedure"),
-    "frbp": ("Fed. R. Bankr. P.", "Federal Rules of Bankruptcy Procedure", "bankruptcy-procedure"),
-    "fre": ("Fed. R. Evid.", "Federal Rules of Evidence", "evidence"),
-    "frap": ("Fed. R. App. P.", "Federal Rules of Appellate Procedure", "appellate-procedure"),
+    r.id: (r.abbreviation, r.name, r.uscourts)
+    for r in RULE_SETS.values()
+    if r.uscourts is not None
 }
 _USCOURTS = (
     "https://www.uscourts.gov/rules-policies/current-rules-practice-procedure/federal-rules-{}"
