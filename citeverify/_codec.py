@@ -337,6 +337,28 @@ def _enum_value(value: Enum) -> Any:
     return value.value
 
 
+#: The contract's response types, each with its JSON field names (see ``_json_name``).
+_RESPONSE_CLASSES: Final = (
+    m.CitationComponents,
+    m.Citation,
+    m.Verdict,
+    m.Comparison,
+    m.Evidence,
+    m.Court,
+    m.Identifier,
+    m.Document,
+    m.Opinion,
+    m.QuoteLocation,
+    m.Quote,
+    m.DocumentPosition,
+    m.Result,
+    m.Summary,
+    m.Usage,
+    m.DocumentText,
+    m.Response,
+)
+
+
 def _make_converter() -> cattrs.Converter:
     conv = cattrs.Converter(forbid_extra_keys=True)
     conv.register_structure_hook(m.ItemType, lambda v, _: m.ItemType(v))
@@ -344,26 +366,7 @@ def _make_converter() -> cattrs.Converter:
     # the enum object; JSON needs the plain value.
     for enum_cls in (m.ItemType, m.Status, m.Outcome):
         conv.register_unstructure_hook(enum_cls, _enum_value)
-    for cls in (
-        m.VerifyItem,
-        m.CitationComponents,
-        m.Citation,
-        m.Verdict,
-        m.Comparison,
-        m.Evidence,
-        m.Court,
-        m.Identifier,
-        m.Document,
-        m.Opinion,
-        m.QuoteLocation,
-        m.Quote,
-        m.DocumentPosition,
-        m.Result,
-        m.Summary,
-        m.Usage,
-        m.DocumentText,
-        m.Response,
-    ):
+    for cls in (m.VerifyItem, *_RESPONSE_CLASSES):
         overrides: dict[str, Any] = {
             f.name: override(rename=_json_name(f))
             for f in attrs.fields(cls)
@@ -422,26 +425,6 @@ def to_dict(value: Any) -> Any:
 # when cattrs would (``_cattrs_omit_if_default``: the value equals the default), so
 # the dicts are equal key for key and in the same order; tests/test_golden.py holds
 # the encoded bytes to the pre-change ones and compares the two on generated values.
-
-_RESPONSE_CLASSES: Final = (
-    m.CitationComponents,
-    m.Citation,
-    m.Verdict,
-    m.Comparison,
-    m.Evidence,
-    m.Court,
-    m.Identifier,
-    m.Document,
-    m.Opinion,
-    m.QuoteLocation,
-    m.Quote,
-    m.DocumentPosition,
-    m.Result,
-    m.Summary,
-    m.Usage,
-    m.DocumentText,
-    m.Response,
-)
 
 
 def _value_code(tp: Any, expr: str) -> str:
