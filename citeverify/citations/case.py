@@ -107,11 +107,11 @@ _VOLUME: Final = re.compile(r"\d{1,5}[A-Z]?|(?:19|20)?\d\d-[1-4]")
 # Where a citation can begin (see ``_Scanner.candidates``), one regex pass over the text,
 # mirroring ``_TOKEN``: a token (or the token after a "(" or "[" split off before it)
 # that is a volume followed by a token that is not a number (no reporter spelling begins
-# with a digit), a token that begins with a digit and goes on with more than digits
-# (split volumes, neutral citations), an ECLI, or the "No." and "T." that begin slip
-# opinions and Tax Court memoranda.
+# with a digit), a token of digits then a capital or a hyphen (``_VOLUME``'s split and
+# looseleaf volumes, hyphenated and compact neutral citations), an ECLI, or the "No."
+# and "T." that begin slip opinions and Tax Court memoranda.
 _CANDIDATE: Final = re.compile(
-    r"(?<!\S)[(\[]?(?:\d{1,5}(?=\s+[^\s\d])|\d+[^\s\d]|[Ee][Cc][Ll][Ii]:|[Nn]o\.|T\.)"
+    r"(?<!\S)[(\[]?(?:\d{1,5}(?=\s+[^\s\d])|\d+[A-Z\-]|[Ee][Cc][Ll][Ii]:|[Nn]o\.|T\.)"
 )
 # A page, with the suffixes courts add to it: a letter or two (``189A``,
 # ``47M``, ``160407WC``, ``736a``), Illinois's ``-U``/``-B`` (``111279-U``),
@@ -289,9 +289,11 @@ class _Scanner:
         """
         if self._candidates is None:
             starts = self.starts
+            index_of = dict(zip(starts, range(len(starts)), strict=True))
+            found = [m.start() + (m.group()[0] in "([") for m in _CANDIDATE.finditer(self.text)]
+            # A candidate is a token start, except the rare "(no." that _TOKEN keeps whole.
             self._candidates = [
-                bisect.bisect_left(starts, m.start() + (m.group()[0] in "(["))
-                for m in _CANDIDATE.finditer(self.text)
+                index_of[o] if o in index_of else bisect.bisect_left(starts, o) for o in found
             ]
         return self._candidates
 
