@@ -18,6 +18,7 @@ import socketserver
 import subprocess
 import sys
 import threading
+import time
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -314,6 +315,23 @@ def driver(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
         yield browser
     finally:
         browser.quit()
+
+
+def _print_to_pdf(driver: Any, width: float, height: float) -> dict[str, Any]:
+    """Chromium's Page.printToPDF, asked again once: on a loaded machine headless Chromium
+    sometimes answers "Printing failed" for a page that prints on the next try."""
+    from selenium.common.exceptions import WebDriverException
+
+    settings = {"paperWidth": width, "paperHeight": height, "printBackground": True,
+                "preferCSSPageSize": False}  # fmt: skip
+    try:
+        printed: dict[str, Any] = driver.execute_cdp_cmd("Page.printToPDF", settings)
+    except WebDriverException as error:
+        if "Printing failed" not in str(error):
+            raise
+        time.sleep(1.0)
+        printed = driver.execute_cdp_cmd("Page.printToPDF", settings)
+    return printed
 
 
 @pytest.fixture(scope="module")
@@ -739,11 +757,7 @@ class TestReportInBrowser:
         path, response, brief = report.path, report.response, report.text
         driver.get(path.as_uri())
         width, height = PAPER[paper]
-        printed = driver.execute_cdp_cmd(
-            "Page.printToPDF",
-            {"paperWidth": width, "paperHeight": height, "printBackground": True,
-             "preferCSSPageSize": False},
-        )  # fmt: skip
+        printed = _print_to_pdf(driver, width, height)
         reader = PdfReader(io.BytesIO(base64.b64decode(printed["data"])))
         box = reader.pages[0].mediabox
         assert abs(float(box.width) - width * 72) < 2
