@@ -487,51 +487,36 @@ def quote_precheck(parent: Judgment) -> QuoteJudgment | None:
                 "the quoted authority was not found",
                 METHOD_QUOTE,
             )
-        else:
-            verdict = Verdict(
-                Status.WARNING,
-                Outcome.UNVERIFIED.value,
-                "the quoted authority could not be resolved, so the quotation was not checked",
-                METHOD_QUOTE,
-            )
-        return QuoteJudgment(verdict)
-    if not parent.authority.has_text:
-        verdict = Verdict(
-            Status.WARNING,
-            Outcome.UNVERIFIED.value,
-            f"no text of {short(parent.authority)} is available to check the quotation",
-            METHOD_QUOTE,
+            return QuoteJudgment(verdict)
+        return _quote_unverified(
+            "the quoted authority could not be resolved, so the quotation was not checked"
         )
-        return QuoteJudgment(verdict)
+    if not parent.authority.has_text:
+        return _quote_unverified(
+            f"no text of {short(parent.authority)} is available to check the quotation"
+        )
     return None
+
+
+def _quote_unverified(message: str) -> QuoteJudgment:
+    """A quotation that was not checked, and why: a warning, never verified."""
+    return QuoteJudgment(Verdict(Status.WARNING, Outcome.UNVERIFIED.value, message, METHOD_QUOTE))
 
 
 def quote_not_checked(authority: Authority, reason: str) -> QuoteJudgment:
     """The text could not be had (fetch failed, the deadline passed): not checked."""
-    verdict = Verdict(
-        Status.WARNING,
-        Outcome.UNVERIFIED.value,
-        f"{reason} for {short(authority)}; the quotation was not checked",
-        METHOD_QUOTE,
-    )
-    return QuoteJudgment(verdict)
+    return _quote_unverified(f"{reason} for {short(authority)}; the quotation was not checked")
 
 
 def quote_fragmentary(message: str | None = None) -> QuoteJudgment:
     """Too little distinctive text (common words and ellipses) to prove anything."""
     text = message or "the quotation is too fragmentary to check"
-    return QuoteJudgment(Verdict(Status.WARNING, Outcome.UNVERIFIED.value, text, METHOD_QUOTE))
+    return _quote_unverified(text)
 
 
 def quote_no_citation() -> QuoteJudgment:
     """A quotation in a document with no citation that supports it."""
-    verdict = Verdict(
-        Status.WARNING,
-        Outcome.UNVERIFIED.value,
-        "no citation supports this quotation, so it was not checked",
-        METHOD_QUOTE,
-    )
-    return QuoteJudgment(verdict)
+    return _quote_unverified("no citation supports this quotation, so it was not checked")
 
 
 def _pages_text(pages: Sequence[int]) -> str:
