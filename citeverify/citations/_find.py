@@ -557,13 +557,17 @@ _PIN_TEXT: Final = (
     r"|_{1,12})"
 )
 _AT_PIN: Final = r",?\s{1,3}at\s{1,3}" + _PIN_TEXT + r"(?![\w])"
+# Both open with a letter, not with their lookbehind: a pattern that opens with a
+# lookbehind is tried at every offset of the text, one that opens with a literal or a
+# character set is skipped ahead to it in C (the lookbehind, read after the first
+# letter, asks the same of the character before the word).
 _ID: Final = re.compile(
-    r"(?<![\w.])(?P<word>[Ii]d\.|[Ii]bid(?:\.|(?![\w])))"
+    r"(?P<word>[Ii](?<![\w.][Ii])(?:d\.|bid(?:\.|(?![\w]))))"
     r"(?:" + _AT_PIN + r"|\s{1,3}(?P<sign>§§?)\s{0,3}"
     r"(?P<section>\d{1,6}[A-Za-z]{0,4}(?:-\d{1,5}[A-Za-z]{0,4}){0,3}(?:\([A-Za-z0-9]{1,6}\)){0,8}))?"
 )
 _SUPRA: Final = re.compile(
-    r"(?<![\w])supra(?:,?\s{1,3}note\s{1,3}(?P<note>\d{1,4}))?(?:" + _AT_PIN + r")?"
+    r"supra(?<![\w]supra)(?:,?\s{1,3}note\s{1,3}(?P<note>\d{1,4}))?(?:" + _AT_PIN + r")?"
 )
 _SHORT_REPORTER_AT: Final = re.compile(r"\s{0,3},?\s{1,3}at\s{1,3}" + _PIN_TEXT + r"(?![\w])")
 
