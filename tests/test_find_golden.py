@@ -44,3 +44,28 @@ def test_output_is_unchanged(name: str, text: str) -> None:
     want = GOLDEN[name]
     for field in ("found", "quotations", "tasks"):
         assert got[field] == want[field], field
+
+
+def test_prefiltered_matching_is_finditer_for_every_pattern() -> None:
+    """``_finditer`` (the fast path of statutes, rules, constitutions) equals ``finditer``.
+
+    Over every opinion's whole cleaned text and over windows cut at every
+    two thousandth offset, for every pattern those kinds run, plus patterns the
+    prefilter must refuse (empty matches, a negated first set).
+    """
+    import re
+
+    from citeverify.citations import _find, constitution, rule, statute
+    from citeverify.citations._text import clean
+
+    patterns = [*statute.patterns(), *rule.patterns(), *constitution.patterns()]
+    assert all(_find._first_characters(p) is not None for p in patterns)
+    refused = [re.compile(r"(?<!\w)a*"), re.compile(r"[^a]b"), re.compile(r"(?:x|.)y")]
+    assert all(_find._first_characters(p) is None for p in refused)
+    texts = [clean(text) for name, text in INPUTS if name.startswith("ot2016")][:12]
+    for pattern in [*patterns, *refused]:
+        for text in texts:
+            for low, high in [(0, len(text)), *((i, i + 1500) for i in range(0, len(text), 1999))]:
+                want = [(m.span(), m.groupdict()) for m in pattern.finditer(text, low, high)]
+                got = [(m.span(), m.groupdict()) for m in _find._finditer(pattern, text, low, high)]
+                assert got == want, (pattern.pattern, low, high)
