@@ -947,6 +947,17 @@ def _first_characters(pattern: re.Pattern[str]) -> re.Pattern[str] | None:
         text = _class_text(first[0])
         if text is None:
             return None
+        # A pattern opening with a word ("Federal", "Cal.") is found by that word
+        # itself, which the engine looks for as a string.
+        literal = ""
+        for op, av in (item for item in parsed if str(item[0]) not in ("ASSERT", "ASSERT_NOT")):
+            if str(op) != "LITERAL":
+                break
+            literal += chr(av)
+        if len(literal) >= 2:
+            text, width = re.escape(literal), len(literal)
+        else:
+            text, width = f"[{text}]", 1
         behind = ""
         if parsed and str(parsed[0][0]) == "ASSERT_NOT" and parsed[0][1][0] == -1:
             body = list(parsed[0][1][1])
@@ -955,8 +966,8 @@ def _first_characters(pattern: re.Pattern[str]) -> re.Pattern[str] | None:
                 refused = _class_text(list(items))
                 if refused is not None:
                     # read after the first character: the one before it is not refused
-                    behind = rf"(?<![{refused}][\s\S])"
-        return re.compile(f"[{text}]{behind}", pattern.flags)
+                    behind = rf"(?<![{refused}][\s\S]{{{width}}})"
+        return re.compile(f"{text}{behind}", pattern.flags)
     except Exception:  # a parser that changed shape: the plain path is always right
         return None
 
