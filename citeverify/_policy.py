@@ -90,6 +90,10 @@ DEAD_STATUSES: Final = frozenset(
 Answers = Mapping[tuple[str, str], LookupAnswer]
 #: Citation systems whose numbers only a subscription database can resolve.
 _PRIVATE_DATABASES: Final = {"westlaw": "Westlaw", "lexis": "Lexis"}
+# Outcomes as the plain strings verdicts hold, read once (an enum's ``.value`` is a
+# descriptor call, on the path of every citation).
+_VERIFIED: Final = Outcome.VERIFIED.value
+_MISMATCH: Final = Outcome.MISMATCH.value
 
 
 @attrs.frozen(slots=True)
@@ -267,12 +271,12 @@ def judge_implausible(parsed: CaseCitation, answer: LookupAnswer) -> Judgment | 
 
 def judge_case(parsed: CaseCitation, answer: LookupAnswer, answers: Answers) -> Judgment:
     """A case citation: resolved, then each cited attribute against the authority's."""
-    early = judge_implausible(parsed, answer) or unresolved(parsed, answer)
-    if early is not None:
-        return early
-    if isinstance(answer, NotFound):
+    if not isinstance(answer, Found):  # a found citation is neither implausible nor unresolved
+        early = judge_implausible(parsed, answer) or unresolved(parsed, answer)
+        if early is not None:
+            return early
+        assert isinstance(answer, NotFound)
         return judge_within(parsed, answer)
-    assert isinstance(answer, Found)
     authority = best(parsed, answer.authorities)
     comparisons: list[Comparison] = []
     notes: list[str] = []
@@ -292,21 +296,17 @@ def judge_case(parsed: CaseCitation, answer: LookupAnswer, answers: Answers) -> 
     pin = compare_pinpoint(parsed.pin, authority)
     if pin is not None:
         comparisons.append(pin)
-    problems = _parallels(parsed, authority, answers, comparisons)
+    problems = _parallels(parsed, authority, answers, comparisons) if parsed.parallels else []
     mismatched = [c for c in comparisons if not c.match]
     if mismatched or problems:
         parts = [describe(c) for c in mismatched if c.attribute != "parallelCitation"] + problems
         message = f"{parsed.normalized} is {short(authority)}, but " + "; ".join(parts)
-        verdict = Verdict(
-            Status.WARNING, Outcome.MISMATCH.value, message, answer.method, answer.as_of
-        )
+        verdict = Verdict(Status.WARNING, _MISMATCH, message, answer.method, answer.as_of)
     else:
         message = f"{parsed.normalized} is {short(authority)}"
         if notes:
             message += f" ({'; '.join(notes)})"
-        verdict = Verdict(
-            Status.VERIFIED, Outcome.VERIFIED.value, message, answer.method, answer.as_of
-        )
+        verdict = Verdict(Status.VERIFIED, _VERIFIED, message, answer.method, answer.as_of)
     return Judgment(verdict, tuple(comparisons), authority)
 
 

@@ -207,7 +207,7 @@ def tasks_from_items(items: Sequence[VerifyItem]) -> list[Task]:
             citations: tuple[ParsedCitation, ...] = (parse(text, "link"),)
         else:
             raw = item.raw_text or ""
-            citations = _item_citations(raw, item.type.value)
+            citations = _item_citations(raw, item.type._value_)
         tasks.append(
             Task(id=item.id, type=item.type, raw=raw, citations=citations, link_text=item.raw_text)
         )
@@ -332,6 +332,8 @@ class _Driver:
         if first is None:
             judgment = _policy.unsupported(NotACitation(task.type.value, task.raw, "no citation"))
             return _Judged(judgment, citation, None)
+        if len(task.citations) == 1:  # what ``combine`` gives for one citation
+            return _Judged(_policy.judge(first, answers, task.link_text), citation, first)
         pairs = [(p, _policy.judge(p, answers, task.link_text)) for p in task.citations]
         return _Judged(_policy.combine(pairs), citation, first)
 
@@ -542,13 +544,14 @@ def _summary(results: Sequence[Result], billed: int, expected: int) -> Summary:
     for result in results:
         counts[result.verdict.status] += 1
     unique = {
-        (r.type.value, r.citation.normalized or f"raw:{r.citation.raw.strip()}")
+        (r.type, r.citation.normalized or f"raw:{r.citation.raw.strip()}")
         for r in results
         if r.type is not ItemType.QUOTE
     }
     total = len(results)
+    # Each status has its own severity: the worst present is the worst of any result.
     worst = max(
-        (r.verdict.status for r in results), key=lambda s: s.severity, default=Status.VERIFIED
+        (s for s in Status if counts[s]), key=lambda s: s.severity, default=Status.VERIFIED
     )
     return Summary(
         verified=counts[Status.VERIFIED],

@@ -27,7 +27,7 @@ from collections import OrderedDict, defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from importlib import resources
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 import attrs
 
@@ -62,6 +62,7 @@ _TEXT_CACHE = 32
 # and a brief's citations repeat across requests, so most rows are built only once.
 _ROW_CACHE = 8192
 _RULESET_NAMES = {r.id: f"the {r.name}" for r in RULE_SETS.values() if r.uscourts}
+_NO_COURT = Court()
 _DASHES = str.maketrans({"–": "-", "—": "-", "‑": "-", "\u2010": "-"})
 
 
@@ -84,9 +85,12 @@ class _Database(Protocol):
     def execute(self, sql: str, parameters: Any = ..., /) -> Any: ...
 
 
-@attrs.frozen
-class _Key:
-    """What one request asks the citations index for."""
+class _Key(NamedTuple):
+    """What one request asks the citations index for.
+
+    A named tuple, not an attrs class: keys are hashed several times per citation
+    (deduplication, hits, the answer cache), and a tuple hashes in C.
+    """
 
     reporter: str
     volume: str
@@ -116,10 +120,32 @@ class _Template:
     official: bool | None
 
 
-@attrs.define
 class _Record:
-    """An authority row with its citations, documents and identifiers."""
+    """An authority row with its citations, documents and identifiers.
 
+    A plain slotted class built straight from the ``authorities`` row (the column
+    order of ``_AUTHORITY_COLUMNS``): one is built per row read, a thousand per
+    large request, and attrs' keyword ``__init__`` with list factories cost more
+    than the row itself.
+    """
+
+    __slots__ = (
+        "citations",
+        "court_id",
+        "date_is_filing",
+        "decided",
+        "docket",
+        "documents",
+        "id",
+        "identifiers",
+        "kind",
+        "name",
+        "reference",
+        "status",
+        "status_note",
+        "subdivisions_complete",
+        "text_id",
+    )
     id: int
     kind: str
     reference: str
@@ -131,10 +157,37 @@ class _Record:
     status_note: str | None
     text_id: int | None
     subdivisions_complete: bool
-    date_is_filing: bool = False
-    citations: list[tuple[str, str, str, str, int | None, int | None]] = attrs.Factory(list)
-    documents: list[tuple[str, str, str | None, bool | None]] = attrs.Factory(list)
-    identifiers: list[tuple[str, str, str]] = attrs.Factory(list)
+    date_is_filing: bool
+    citations: list[tuple[str, str, str, str, int | None, int | None]]
+    documents: list[tuple[str, str, str | None, bool | None]]
+    identifiers: list[tuple[str, str, str]]
+
+    def __init__(self, row: Sequence[Any]) -> None:
+        (
+            self.id,
+            self.kind,
+            self.reference,
+            self.name,
+            self.court_id,
+            self.decided,
+            self.docket,
+            self.status,
+            self.status_note,
+            self.text_id,
+            subdivisions_complete,
+            date_is_filing,
+        ) = row
+        self.subdivisions_complete = bool(subdivisions_complete)
+        self.date_is_filing = bool(date_is_filing)
+        self.citations = []
+        self.documents = []
+        self.identifiers = []
+
+
+_AUTHORITY_COLUMNS = (
+    "id, kind, reference, name, court_id, decided, docket, status, status_note, text_id, "
+    "subdivisions_complete, date_is_filing"
+)
 
 
 class LocalStore:
@@ -161,7 +214,8 @@ class LocalStore:
         self._loaded = False
         self._coverage: dict[str, list[_Coverage]] = {}
         self._templates: dict[str, list[_Template]] = {}
-        self._courts: dict[str, tuple[str, str]] = {}
+        # A court's value, built once per court row and shared (``Court`` is immutable).
+        self._courts: dict[str, Court] = {}
         self._texts: OrderedDict[int, AuthorityText] = OrderedDict()
         # Per row id: the record read from the file, and the authorities built from it
         # (by the pages they carry).  Both are immutable once built, so a hit is shared.
@@ -301,7 +355,7 @@ class LocalStore:
         revision = found[0] if found else None
         coverage: dict[str, list[_Coverage]] = {}
         templates: dict[str, list[_Template]] = {}
-        courts: dict[str, tuple[str, str]] = {}
+        courts: dict[str, Court] = {}
         for row in db.execute(
             "SELECT reporter, volume_first, volume_last, complete, number_limit, as_of, note "
             "FROM coverage ORDER BY rowid"
@@ -320,7 +374,7 @@ class LocalStore:
         for court_id, name, jurisdiction in db.execute(
             "SELECT id, name, jurisdiction FROM courts"
         ):
-            courts[court_id] = (name, jurisdiction)
+            courts[court_id] = Court(name=name, jurisdiction=jurisdiction)
         self._coverage, self._templates, self._courts = coverage, templates, courts
         self._revision = revision
 
@@ -412,14 +466,16 @@ class LocalStore:
         trees = self._trees(
             sorted({aid for key, found in hits.items() if key.path for aid, _, _ in found})
         )
+        learned: dict[tuple[_Key, str], LookupAnswer] = {}
         for index, key in keys.items():
             citation = requests[index].citation
             answer = self._answer(citation, key, hits, within, records, trees)
             answers[index] = answer
-            with self._lock:
-                self._answers[(key, citation.normalized)] = answer
-                while len(self._answers) > _ROW_CACHE:
-                    self._answers.popitem(last=False)
+            learned[(key, citation.normalized)] = answer
+        with self._lock:
+            self._answers.update(learned)
+            while len(self._answers) > _ROW_CACHE:
+                self._answers.popitem(last=False)
 
     def _plan(self, citation: Lookupable) -> _Key | LookupAnswer:
         """The index key of a citation, or the answer when none is needed."""
@@ -535,25 +591,9 @@ class LocalStore:
         for chunk in _chunks(ids):
             marks = ", ".join("?" for _ in chunk)
             for row in db.execute(
-                "SELECT id, kind, reference, name, court_id, decided, docket, status, "
-                "status_note, text_id, subdivisions_complete, date_is_filing FROM authorities "
-                f"WHERE id IN ({marks})",
-                chunk,
+                f"SELECT {_AUTHORITY_COLUMNS} FROM authorities WHERE id IN ({marks})", chunk
             ):
-                records[row[0]] = _Record(
-                    id=row[0],
-                    kind=row[1],
-                    reference=row[2],
-                    name=row[3],
-                    court_id=row[4],
-                    decided=row[5],
-                    docket=row[6],
-                    status=row[7],
-                    status_note=row[8],
-                    text_id=row[9],
-                    subdivisions_complete=bool(row[10]),
-                    date_is_filing=bool(row[11]),
-                )
+                records[row[0]] = _Record(row)
             for row in db.execute(
                 "SELECT authority_id, reporter, volume, page, cite, page_number, last_page "
                 f"FROM citations WHERE authority_id IN ({marks}) ORDER BY authority_id, rank",
@@ -757,16 +797,18 @@ class LocalStore:
     def _build_authority(
         self, record: _Record, first_page: int | None, last_page: int | None
     ) -> Authority:
-        court = Court()
-        if record.court_id is not None and record.court_id in self._courts:
-            name, jurisdiction = self._courts[record.court_id]
-            court = Court(name=name, jurisdiction=jurisdiction)
-        citations = tuple(c[3] for c in record.citations if c[2] or record.kind != "statute")
+        court_id = record.court_id
+        court = _NO_COURT if court_id is None else self._courts.get(court_id, _NO_COURT)
+        kind = record.kind
+        if kind == "statute":
+            citations = tuple(c[3] for c in record.citations if c[2])
+        else:
+            citations = tuple(c[3] for c in record.citations)
         if not citations:
             citations = (record.reference,)
         text_id = record.text_id
         return Authority(
-            kind=record.kind,
+            kind=kind,
             reference=record.reference,
             provider=self.name,
             citations=citations,
@@ -785,9 +827,19 @@ class LocalStore:
         )
 
     def _documents(self, record: _Record) -> tuple[Document, ...]:
-        identifiers: dict[str, list[Identifier]] = defaultdict(list)
-        for provider, kind, value in record.identifiers:
-            identifiers[provider].append(Identifier(provider=provider, kind=kind, id=value))
+        """The record's documents, then one per link template of each of its citations.
+
+        Identifiers are attached to the documents of their provider (built only for
+        providers that have a document); duplicates are dropped, first kept.
+        """
+        wanted: dict[str, tuple[Identifier, ...] | None] = {}
+        if record.identifiers:
+            grouped: dict[str, list[Identifier]] = {}
+            for provider, kind, value in record.identifiers:
+                grouped.setdefault(provider, []).append(
+                    Identifier(provider=provider, kind=kind, id=value)
+                )
+            wanted = {provider: tuple(found) for provider, found in grouped.items()}
         documents: list[Document] = []
         for provider, url, format_, official in record.documents:
             documents.append(
@@ -796,13 +848,14 @@ class LocalStore:
                     url=url,
                     format=format_,
                     official=official,
-                    identifiers=tuple(identifiers[provider]) or None,
+                    identifiers=wanted.get(provider),
                 )
             )
+        templates = self._templates
         for reporter, volume, page, _, _, _ in record.citations:
             if not page:
                 continue
-            for template in self._templates.get(reporter, ()):
+            for template in templates.get(reporter, ()):
                 if template.volume_first is not None and not (
                     volume.isdigit()
                     and template.volume_first <= int(volume) <= (template.volume_last or 10**9)
@@ -814,9 +867,11 @@ class LocalStore:
                         url=template.url.format(volume=volume, page=page),
                         format=template.format,
                         official=template.official,
-                        identifiers=tuple(identifiers[template.provider]) or None,
+                        identifiers=wanted.get(template.provider),
                     )
                 )
+        if len(documents) < 2:  # nothing to drop: skip hashing every field
+            return tuple(documents)
         return tuple(dict.fromkeys(documents))
 
     # --- texts ---------------------------------------------------------------------------
