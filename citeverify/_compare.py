@@ -440,3 +440,10 @@ def compare_pinpoint(pin: Pinpoint | None, authority: Authority) -> Comparison |
         return None
     match = last <= authority.last_page and first <= last
     return Comparison("pinpoint", pin.text, page_range_text(authority), match)
+
+
+def cache_clear() -> None:
+    """Forget cached name comparisons (for benchmarks: a cold figure must not be answered
+    by comparisons a warm-up made)."""
+    name_matches.cache_clear()
+    _party.cache_clear()
