@@ -7,6 +7,10 @@ them, court parentheticals, reporters-db's examples, the citation corpus and the
 citation tests' own inputs as every kind, and running text from the OT2016
 opinions.  Each result is compared by its ``repr``, which names every field of the
 result and of its pins, court and parallels.
+
+The second half compares ``case._common_shape``, the fast path for the common
+``Name, VOL REPORTER PAGE[, PIN] (COURT YEAR)`` shape, with the general path on those
+inputs and on Hypothesis-generated citations of every reporter.
 """
 
 from __future__ import annotations
@@ -15,7 +19,12 @@ import gzip
 import json
 from pathlib import Path
 
-from citeverify.citations import _parse, cache_clear, parse
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from citeverify.citations import ParsedCitation, _parse, cache_clear, case, parse
+from citeverify.citations._tables import tables
+from citeverify.citations._text import clean
 
 GOLDEN = Path(__file__).parent / "data" / "parse_golden" / "golden.jsonl.gz"
 
@@ -48,3 +57,141 @@ def test_parse_matches_golden() -> None:
                 break
     cache_clear()
     assert not mismatches, f"{len(mismatches)} differ; first: {mismatches[:3]}"
+
+
+# --- the common-shape fast path against the general path -------------------------------
+
+
+def _both(text: str) -> tuple[ParsedCitation | None, ParsedCitation]:
+    """What the fast path gives (``None``: not its shape) and what the general path gives."""
+    cleaned = clean(text)
+    return case._common_shape(text, cleaned), case._parse_general(text, cleaned)
+
+
+def test_fast_path_agrees_on_golden_inputs() -> None:
+    """On every case input of the golden set the fast path takes, it gives the general result."""
+    taken = 0
+    for kind, text, _ in _load():
+        if kind != "case":
+            continue
+        fast, general = _both(text)
+        if fast is not None:
+            taken += 1
+            assert fast == general, text
+    assert taken > 5_000
+
+
+def test_fast_path_takes_the_benchmark_shape() -> None:
+    """Every ``Name, VOL U.S. PAGE, PIN (YEAR)`` and court-parenthetical string is read fast."""
+    shapes = [
+        "Roe v. Wade, 410 U.S. 113, 153 (1973)",
+        "Roe v. Wade, 410 U.S. 113 (1973)",
+        "410 U.S. 113",
+        "Varghese v. China S. Airlines Co., 925 F.3d 1339, 1345 (11th Cir. 2019)",
+        "Doe v. Roe, 100 F. Supp. 2d 200, 205 (S.D.N.Y. 2000)",
+    ]
+    for text in shapes:
+        fast, general = _both(text)
+        assert fast is not None, text
+        assert fast == general
+
+
+def _reporter_spellings() -> list[str]:
+    canonicals = sorted({e.canonical for es in tables().reporters.values() for e in es})
+    return [*canonicals, "U. S.", "US", "u.s.", "F.3d", "F. 3d", "S.Ct.", "L.Ed.2d", "(So.", "So"]
+
+
+_NAMES = st.sampled_from(
+    [
+        "Roe v. Wade",
+        "See Roe v. Wade",
+        "See, e.g., Roe v. Wade",
+        "Roe v. Wade 2",
+        "Local 1199 v. Doe",
+        "Doe No. 4 v. Roe",
+        "T. Smith v. Jones",
+        "People v. Anderson (1987)",
+        "Viking v. Moriana (2022) _ U.S. _",
+        "Viking v. Moriana [",
+        "Rogers v Rogers (",
+        "*Roe v. Wade*",
+        "ECLI:EU:C:2014:317",
+        "12 F. 3,",
+        "",
+        "Stra\u00dfe v. \u00c9tat",
+        "R. A. V. v. St. Paul",
+    ]
+)
+_COURT_PARTS = st.sampled_from(
+    [
+        "",
+        "11th Cir. ",
+        "2d Cir. ",
+        "S.D.N.Y. ",
+        "D. Mass. ",
+        "Cal. ",
+        "So. ",
+        "S. ",
+        "T.C. ",
+        "No. 5 ",
+        "Jan. 5, ",
+        "per curiam",
+        "en banc ",
+        "Fed. Cir. ",
+        "N.D. ",
+        "U.S. ",
+        "1st ",
+        "District Court, W.D. Texas ",
+    ]
+)
+
+
+@st.composite
+def _citations(draw: st.DrawFn) -> str:
+    name = draw(_NAMES)
+    separator = draw(st.sampled_from([", ", " ", ",  ", ",\n", "; ", ""]))
+    volume = draw(st.sampled_from(["410", "1", "2015", "1986", "12345", "17A", "2019"]))
+    reporter = draw(st.sampled_from(_reporter_spellings()))
+    page = draw(st.sampled_from(["113", "1", "1339", "12345678", "___", "113A", "lxiv", "2d"]))
+    pin = draw(
+        st.sampled_from(
+            [
+                "",
+                ", 153",
+                ", 1345",
+                ", 12345",
+                ", 1234567",
+                ", 153-54",
+                ", at 153",
+                ", *3",
+                ", 153 n.5",
+                ", 153, 155",
+                " 153",
+                ", 93 S. Ct. 705",
+                ", 2019",
+            ]
+        )
+    )
+    court = draw(_COURT_PARTS)
+    year = draw(st.sampled_from(["1973", "2019", "1600", "", "73"]))
+    paren = draw(st.sampled_from(["", " (" + court + year + ")", " [" + year + "]", " ()"]))
+    tail = draw(st.sampled_from(["", ".", " (per curiam)", " ", "; see also Doe"]))
+    return f"{name}{separator}{volume} {reporter} {page}{pin}{paren}{tail}"
+
+
+@settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_citations())
+def test_fast_path_agrees_on_generated_citations(text: str) -> None:
+    """Citations of every reporter, with names, pins and parentheticals that could mislead."""
+    fast, general = _both(text)
+    if fast is not None:
+        assert fast == general
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet="0123456789 ,.()[]_-UuSsFdCcvVaTN;", max_size=40))
+def test_fast_path_agrees_on_noise(text: str) -> None:
+    """Digits, punctuation and reporter letters in any order: agreement or no fast answer."""
+    fast, general = _both(text)
+    if fast is not None:
+        assert fast == general
