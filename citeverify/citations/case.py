@@ -681,12 +681,12 @@ def resolve_court(cited: str, year: int | None = None) -> CourtRef | None:
 
 def _read_parenthetical(content: str) -> tuple[int | None, CourtRef | None, bool]:
     """Year and court from ``11th Cir. 2019``; whether it looked like a date parenthetical."""
+    if _YEAR.fullmatch(content):  # a year alone, "(1973)": no court to look up
+        return int(content), None, True
     years = list(_YEAR.finditer(content))
     if years:
         last = years[-1]
         year: int | None = int(last.group(1))
-        if last.start() == 0:  # a year alone: "(1973)"
-            return year, None, True
         court_text = content[: last.start()]
         court_text = _DATE_TAIL.sub("", court_text.rstrip()).rstrip(" ,")
         return year, resolve_court(court_text), True
@@ -879,8 +879,8 @@ def _common_shape(text: str, cleaned: str) -> CaseCitation | None:
     if match is None:
         return None
     volume, written, page, pin_text, content = match.groups()
-    prefixes = tables().prefixes
     spelling = written.replace(" ", "")
+    prefixes = tables().prefixes
     if spelling not in _final_spellings():
         if spelling not in prefixes and loosen(spelling) not in prefixes:
             return None
