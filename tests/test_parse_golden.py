@@ -195,3 +195,50 @@ def test_fast_path_agrees_on_noise(text: str) -> None:
     fast, general = _both(text)
     if fast is not None:
         assert fast == general
+
+
+@settings(max_examples=1500, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                " ",
+                "  ",
+                "\n",
+                "\t",
+                "\u00a0",
+                "\u2003",
+                "\x1c",
+                "\x85",
+                "(",
+                "[",
+                ")",
+                "T.",
+                "No.",
+                "T.C.",
+                "0",
+                "12",
+                "\u0663",
+                "\u00b2",
+                "a",
+                "v.",
+                "U.S.",
+                ",",
+                "(1973)",
+            ]
+        ),
+        max_size=40,
+    ).map("".join)
+)
+def test_short_text_tokenizer_gives_the_token_regex_tokens(text: str) -> None:
+    """The tokenizer for short single-spaced text yields what ``_TOKEN.finditer`` yields.
+
+    Unicode spaces, a digit that is decimal (``\u0663``) and one that is not
+    (``\u00b2``) included: whatever ``tokenize`` does not hand to the short path
+    still matches.
+    """
+    expected = [(m.start(), m.end(), m.group()) for m in case._TOKEN.finditer(text)]
+    assert case.tokenize(text) == expected
+    assert case.tokenize(text * 40) == [
+        (m.start(), m.end(), m.group()) for m in case._TOKEN.finditer(text * 40)
+    ]

@@ -260,6 +260,10 @@ def tokenize(text: str) -> list[tuple[int, int, str]]:
     ``_TOKEN`` splits off, then offsets by a running sum of lengths: every step
     runs in C, which matters because a brief has a token every six characters.
     """
+    if len(text) <= _SHORT_TEXT:
+        words = text.split()
+        if " ".join(words) == text:
+            return _single_spaced_tokens(words)
     parts = _SPLIT.split(text)
     words = parts[0::2]
     ends = list(itertools.accumulate(map(len, parts)))[0::2]
@@ -269,6 +273,37 @@ def tokenize(text: str) -> list[tuple[int, int, str]]:
         tokens.pop()
     if tokens and not tokens[0][2]:
         del tokens[0]
+    return tokens
+
+
+# Up to this length, a text whose only whitespace is single spaces is tokenized by
+# ``str.split`` and a loop over its words: for a citation given alone that is several
+# times faster than ``_SPLIT`` (a regex with lookbehinds tried at every character);
+# longer texts keep the loop-free path.
+_SHORT_TEXT: Final = 1024
+
+
+def _single_spaced_tokens(words: list[str]) -> list[tuple[int, int, str]]:
+    r"""``tokenize`` for the words of a text that is exactly ``" ".join(words)``.
+
+    ``_TOKEN`` splits a "(" or "[" that begins a word off a digit, "T." or "No."
+    after it (``\d`` is a decimal digit, as ``str.isdecimal`` says); every other
+    word is one token.  ``str.split`` and ``\s`` agree on what is whitespace.
+    """
+    tokens = []
+    start = 0
+    for word in words:
+        end = start + len(word)
+        if (
+            word[0] in "(["
+            and len(word) > 1
+            and (word[1].isdecimal() or word.startswith(("T.", "No."), 1))
+        ):
+            tokens.append((start, start + 1, word[0]))
+            tokens.append((start + 1, end, word[1:]))
+        else:
+            tokens.append((start, end, word))
+        start = end + 1
     return tokens
 
 
