@@ -3,6 +3,8 @@ citation from a short text, ``find`` every citation in a whole document, with sp
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Final
 
@@ -67,29 +69,25 @@ def cache_clear() -> None:
     _cached_parse.cache_clear()
 
 
+#: Each kind's parser module, imported on its first use so that ``import citeverify``
+#: loads none of them; then one dict lookup a call instead of an import statement.
+_PARSERS: dict[str, Callable[[str], ParsedCitation]] = {}
+
+
+def _parser(kind: str) -> Callable[[str], ParsedCitation] | None:
+    parser = _PARSERS.get(kind)
+    if parser is None and kind in KINDS:
+        parser = importlib.import_module(f"citeverify.citations.{kind}").parse
+        _PARSERS[kind] = parser
+    return parser
+
+
 def _parse(text: str, kind: str) -> ParsedCitation:
     if not isinstance(text, str):
         return NotACitation(
             kind=str(kind), raw=repr(text), message="citation text must be a string"
         )
-    if kind == "case":
-        from citeverify.citations import case
-
-        return case.parse(text)
-    if kind == "statute":
-        from citeverify.citations import statute
-
-        return statute.parse(text)
-    if kind == "rule":
-        from citeverify.citations import rule
-
-        return rule.parse(text)
-    if kind == "constitution":
-        from citeverify.citations import constitution
-
-        return constitution.parse(text)
-    if kind == "link":
-        from citeverify.citations import link
-
-        return link.parse(text)
-    return NotACitation(kind=str(kind), raw=text, message=f"unknown citation kind {kind!r}")
+    parser = _parser(kind) if isinstance(kind, str) else None
+    if parser is None:
+        return NotACitation(kind=str(kind), raw=text, message=f"unknown citation kind {kind!r}")
+    return parser(text)

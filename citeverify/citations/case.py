@@ -60,6 +60,7 @@ Conventions (the rest of the system keys on them):
 from __future__ import annotations
 
 import bisect
+import functools
 import itertools
 import operator
 import re
@@ -259,6 +260,10 @@ def tokenize(text: str) -> list[tuple[int, int, str]]:
     ``_TOKEN`` splits off, then offsets by a running sum of lengths: every step
     runs in C, which matters because a brief has a token every six characters.
     """
+    if len(text) <= _SHORT_TEXT:
+        words = text.split()
+        if " ".join(words) == text:
+            return _single_spaced_tokens(words)
     parts = _SPLIT.split(text)
     words = parts[0::2]
     ends = list(itertools.accumulate(map(len, parts)))[0::2]
@@ -268,6 +273,37 @@ def tokenize(text: str) -> list[tuple[int, int, str]]:
         tokens.pop()
     if tokens and not tokens[0][2]:
         del tokens[0]
+    return tokens
+
+
+# Up to this length, a text whose only whitespace is single spaces is tokenized by
+# ``str.split`` and a loop over its words: for a citation given alone that is several
+# times faster than ``_SPLIT`` (a regex with lookbehinds tried at every character);
+# longer texts keep the loop-free path.
+_SHORT_TEXT: Final = 1024
+
+
+def _single_spaced_tokens(words: list[str]) -> list[tuple[int, int, str]]:
+    r"""``tokenize`` for the words of a text that is exactly ``" ".join(words)``.
+
+    ``_TOKEN`` splits a "(" or "[" that begins a word off a digit, "T." or "No."
+    after it (``\d`` is a decimal digit, as ``str.isdecimal`` says); every other
+    word is one token.  ``str.split`` and ``\s`` agree on what is whitespace.
+    """
+    tokens = []
+    start = 0
+    for word in words:
+        end = start + len(word)
+        if (
+            word[0] in "(["
+            and len(word) > 1
+            and (word[1].isdecimal() or word.startswith(("T.", "No."), 1))
+        ):
+            tokens.append((start, start + 1, word[0]))
+            tokens.append((start + 1, end, word[1:]))
+        else:
+            tokens.append((start, end, word))
+        start = end + 1
     return tokens
 
 
@@ -680,6 +716,8 @@ def resolve_court(cited: str, year: int | None = None) -> CourtRef | None:
 
 def _read_parenthetical(content: str) -> tuple[int | None, CourtRef | None, bool]:
     """Year and court from ``11th Cir. 2019``; whether it looked like a date parenthetical."""
+    if _YEAR.fullmatch(content):  # a year alone, "(1973)": no court to look up
+        return int(content), None, True
     years = list(_YEAR.finditer(content))
     if years:
         last = years[-1]
@@ -797,8 +835,135 @@ def extend(scanner: _Scanner, cleaned: str, primary: _Hit) -> Extent:
     return Extent(pins_end, end, pin, tuple(parallels), year, court)
 
 
+# The shape nearly every citation given alone has: ``Name, 410 U.S. 113, 153 (1973)``,
+# ``925 F.3d 1339 (11th Cir. 2019)``: a volume, a reporter of words, a page of digits,
+# an optional pin of digits and an optional parenthetical, and nothing after.
+_COMMON: Final = re.compile(
+    r"(\d{1,5}) ([A-Za-z][A-Za-z0-9.'&]*(?: [A-Za-z0-9.'&]+){0,5}?) (\d{1,8})"
+    r"(?:, (\d{1,7}))?(?: \(([A-Za-z0-9.,'& ]{1,80})\))?$"
+)
+
+
+@functools.cache
+def _digit_paren_names_nothing() -> bool:
+    """Whether the "(" split off a parenthetical that begins with a digit begins no reporter.
+
+    True for reporters-db as we build it (no spelling begins "(" and a digit, and "("
+    alone names none), so a pin before ``(1973)`` or ``(11th Cir. 2019)`` cannot be a
+    volume; checked once, so a table that changed this sends such text down the
+    general path instead of relying on it.
+    """
+    prefixes = tables().prefixes
+    return _reporter("(", None) is None and not any(
+        p[:1] == "(" and p[1:2].isdigit() for p in prefixes
+    )
+
+
+@functools.cache
+def _final_spellings() -> frozenset[str]:
+    """Reporter spellings the growth in ``_reporter_cite`` reaches and never grows past a page.
+
+    Every reporters-db spelling (whitespace removed) that no spelling, exact or loose,
+    continues with a digit: followed by a page of digits, it is the longest candidate.
+    Built from the tables once, so ``_common_shape`` checks a spelling with one lookup.
+    """
+    table = tables()
+    # the prefixes are those of the exact and the loose keys, so these are all the
+    # prefixes a digit continues
+    digit_next = {
+        key[:i]
+        for key in itertools.chain(table.reporters, table.loose)
+        for i in range(1, len(key))
+        if key[i].isdigit()
+    }
+    return frozenset(
+        key for key in table.reporters if key not in digit_next and loosen(key) not in digit_next
+    )
+
+
+def _common_shape(text: str, cleaned: str) -> CaseCitation | None:
+    """``_parse`` for the common shape (``_COMMON``) without the general scanner, or ``None``.
+
+    A single citation in a request is almost always ``Name, VOL REPORTER PAGE[, PIN]
+    [(COURT YEAR)]``, and building a token index, candidate list and extent for it cost
+    most of a cold ``parse``.  This reads that shape with one regular expression and
+    returns what the general path would, calling the same helpers for every decision
+    (``_reporter``, ``_make_hit``, ``_pinpoint``, ``_read_parenthetical``,
+    ``_case_name``); it returns ``None``, for the general path to read, whenever the
+    general path could decide otherwise:
+
+    * the volume must be the text's first place a citation can begin (``_CANDIDATE``),
+      so no earlier token is tried, with a plain space before it and no ")" or "_"
+      before that, so ``lead`` finds no California year, blank citation or opener;
+    * the reporter spelling must be one the token-by-token growth in
+      ``_Scanner._reporter_cite`` reaches (a known prefix) and stops at (the spelling
+      with the page token added is no prefix), so it is the longest candidate;
+    * a pin must not begin a citation: the parenthetical's first token, the reporter
+      spelling a pin-as-volume would try, must begin no reporter;
+    * a parenthetical must be dated, so it is the one ``extend`` reads.
+
+    ``tests/test_parse_golden.py`` compares the two paths on broad input.
+    """
+    first = _CANDIDATE.search(cleaned)
+    if first is None:
+        return None
+    start = first.start()
+    if start and (start < 2 or cleaned[start - 1] != " " or cleaned[start - 2] in " )_"):
+        return None
+    match = _COMMON.match(cleaned, start)
+    if match is None:
+        return None
+    volume, written, page, pin_text, content = match.groups()
+    spelling = written.replace(" ", "")
+    prefixes = tables().prefixes
+    if spelling not in _final_spellings():
+        if spelling not in prefixes and loosen(spelling) not in prefixes:
+            return None
+        longer = spelling + page + ("," if pin_text is not None else "")
+        if longer in prefixes or loosen(longer) in prefixes:
+            return None
+    entry = _reporter(spelling, volume)
+    if entry is None:
+        return None
+    primary = _make_hit(start, match.end(3), volume, entry, page)
+    pin: Pinpoint | None = None
+    if pin_text is not None:
+        if content is not None:
+            if content[0].isdigit():
+                if not _digit_paren_names_nothing():
+                    return None
+            else:
+                opening = "(" + content.split(" ", 1)[0]
+                if (
+                    content.startswith(("T.", "No."))
+                    or opening in prefixes
+                    or loosen(opening) in prefixes
+                ):
+                    return None
+        pin_match = _PIN.match(cleaned, primary.end)
+        if pin_match is None or pin_match.end() != match.end(4):
+            return None
+        pin = _pinpoint(pin_match)
+    year, court = primary.year, None
+    if content is not None:
+        found_year, court, dated = _read_parenthetical(content)
+        if not dated:
+            return None
+        year = found_year if found_year is not None else year
+    ext = Extent(match.end(), match.end(), pin, (), year, court)
+    return _case_citation(text, cleaned, primary, ext, Lead(start, None, None))
+
+
 def _parse(text: str) -> ParsedCitation:
     cleaned = clean(text)
+    common = _common_shape(text, cleaned)
+    if common is not None:
+        return common
+    return _parse_general(text, cleaned)
+
+
+def _parse_general(text: str, cleaned: str) -> ParsedCitation:
+    """The one reading of a case citation every shape gets; ``_common_shape`` must agree."""
     scanner = _Scanner(cleaned)
     primary = scanner.first()
     if primary is None:
@@ -811,12 +976,14 @@ def _parse(text: str) -> ParsedCitation:
         return NotACitation(kind="case", raw=text, message=EXPECTED)
 
     ext = extend(scanner, cleaned, primary)
-    pin, parallels, year, court = ext.pin, ext.parallels, ext.year, ext.court
-    before = lead(cleaned, primary.start)
-    if year is None:
-        year = before.year
+    return _case_citation(text, cleaned, primary, ext, lead(cleaned, primary.start))
 
-    name = _case_name(cleaned[: before.start])
+
+def _case_citation(
+    text: str, cleaned: str, primary: _Hit, ext: Extent, before: Lead
+) -> CaseCitation:
+    """The result for ``primary``, what follows it (``ext``) and what precedes it (``before``)."""
+    year = ext.year if ext.year is not None else before.year
     return CaseCitation(
         raw=text,
         normalized=_normalized(primary)
@@ -826,11 +993,11 @@ def _parse(text: str) -> ParsedCitation:
         volume=primary.volume or None,
         reporter=primary.reporter,
         page=primary.page,
-        pin=pin,
+        pin=ext.pin,
         year=year,
-        case_name=name,
-        court=court,
-        parallels=parallels,
+        case_name=_case_name(cleaned[: before.start]),
+        court=ext.court,
+        parallels=ext.parallels,
         nominative=primary.nominative,
         docket=primary.docket,
     )
