@@ -7,9 +7,12 @@ source of truth.
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import uuid
+from collections.abc import MutableMapping
 from pathlib import Path
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -79,3 +82,54 @@ def test_charges_follow_the_window_across_a_rollover(tmp_path: Path) -> None:
         assert store.key_meter(key).charge(3).used == 3  # a new day
         now[0] -= dt.timedelta(seconds=1)  # a clock stepped back lands in the old window
         assert store.key_meter(key).charge(1).used == 11
+
+
+def _send_asgi(chunks: list[Any]) -> list[Any]:
+    """What a fresh app (a new account, so usage is the same) sends for a POST to the verify
+    path with ``chunks`` as the body."""
+    from citeverify import Limits
+    from citeverify.http import Service
+    from citeverify.http._asgi import AsgiApp
+
+    sent: list[Any] = []
+    read = 0
+
+    async def receive() -> dict[str, Any]:
+        nonlocal read
+        read += 1
+        return {"type": "http.request", "body": chunks[read - 1], "more_body": read < len(chunks)}
+
+    async def send(message: MutableMapping[str, Any]) -> None:
+        sent.append(dict(message))
+
+    with open_store(":memory:") as store:
+        key = store.create("a", 10**12, "month")
+        service = Service(store, limits=Limits(max_body_bytes=600), request_id=lambda: "id")
+        app = AsgiApp(service, offload=False, close_store=False)
+        headers = [
+            (b"authorization", f"Bearer {key}".encode()),
+            (b"content-type", b"application/json"),
+        ]
+        scope = {"type": "http", "method": "POST", "path": "/api/v1/verify", "headers": headers}
+        asyncio.run(app(scope, receive, send))
+    return sent
+
+
+BODIES = st.one_of(
+    st.just(b'{"items":[{"id":"1","type":"case","rawText":"410 U.S. 113"}]}'),
+    st.just(b'{"items":[{"id":"1","type":"case","rawText":"' + b"9" * 600 + b'"}]}'),
+    st.binary(max_size=700),
+)
+
+
+@settings(max_examples=80, deadline=None)
+@given(body=BODIES, cuts=st.lists(st.integers(0, 700), max_size=4))
+def test_one_message_body_equals_the_streamed_body(body: bytes, cuts: list[int]) -> None:
+    """A body in one message (the fast path) is answered exactly as the same body
+    streamed in several messages (the general loop), under and over the limit."""
+    points = sorted({min(c, len(body)) for c in cuts})
+    pieces = [body[a:b] for a, b in zip([0, *points], [*points, len(body)], strict=True)]
+    whole = _send_asgi([body])
+    assert _send_asgi([bytearray(body)]) == whole
+    if len(pieces) > 1:
+        assert _send_asgi(pieces) == whole

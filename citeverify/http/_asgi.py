@@ -146,9 +146,11 @@ class AsgiApp:
         message = await receive()
         if message["type"] == "http.disconnect":
             return None
-        body: bytes = message.get("body", b"")
+        body = message.get("body", b"")
         if not message.get("more_body", False) and len(body) <= limit:
-            return HttpRequest(method, path, headers, body)  # the whole body in one message
+            # The usual case, the whole body in one message: taken as it is (as bytes), the
+            # loop below being for bodies that stream in several.
+            return HttpRequest(method, path, headers, body if type(body) is bytes else bytes(body))
         too_large = False
         chunks: list[bytes] = []
         size = 0
