@@ -133,3 +133,91 @@ def test_one_message_body_equals_the_streamed_body(body: bytes, cuts: list[int])
     assert _send_asgi([bytearray(body)]) == whole
     if len(pieces) > 1:
         assert _send_asgi(pieces) == whole
+
+
+class _FakeLoop:
+    """Just enough of an event loop for the protocol's timers: a settable clock."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+        self.pending: list[_FakeTimer] = []
+
+    def time(self) -> float:
+        return self.now
+
+    def call_at(self, when: float, callback: Any) -> _FakeTimer:
+        timer = _FakeTimer(when, callback)
+        self.pending.append(timer)
+        return timer
+
+    def advance(self, seconds: float) -> None:
+        """Move the clock on, running each timer that falls due, in time order."""
+        end = self.now + seconds
+        while True:
+            due = [t for t in self.pending if not t.cancelled and t.at <= end]
+            if not due:
+                break
+            timer = min(due, key=lambda t: t.at)
+            self.pending.remove(timer)
+            self.now = max(self.now, timer.at)
+            timer.callback()
+        self.now = end
+
+
+class _FakeTimer:
+    def __init__(self, at: float, callback: Any) -> None:
+        self.at = at
+        self.callback = callback
+        self.cancelled = False
+
+    def when(self) -> float:
+        return self.at
+
+    def cancel(self) -> None:
+        self.cancelled = True
+
+
+STEPS_OF_TIME = st.lists(
+    st.one_of(
+        st.tuples(st.just("arm"), st.sampled_from([0.5, 2.0, 10.0, 30.0])),
+        st.tuples(st.just("disarm"), st.just(0.0)),
+        st.tuples(st.just("advance"), st.floats(0.0, 40.0)),
+    ),
+    max_size=30,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(STEPS_OF_TIME)
+def test_one_timer_times_out_each_phase_as_its_own_timer_would(steps: list[Any]) -> None:
+    """The protocol's single lazy timer expires exactly when a timer per phase (cancelled
+    at each change of phase, the code before) would have: when the current phase's
+    deadline passes, and never after the phase ended."""
+    from citeverify.http._protocol import GuardedProtocol
+
+    loop = _FakeLoop()
+    protocol = GuardedProtocol.__new__(GuardedProtocol)  # the timer machinery only
+    protocol.loop = loop  # type: ignore[assignment]
+    protocol._timer = None
+    protocol._linger = None
+    protocol._deadline = None
+    fired: list[float] = []
+    protocol._expired = lambda: fired.append(loop.now)  # type: ignore[method-assign]
+    expected: list[float] = []
+    deadline: float | None = None
+    for action, value in steps:
+        if action == "arm":
+            protocol._arm(value)
+            deadline = loop.now + value
+        elif action == "disarm":
+            protocol._disarm()
+            deadline = None
+        else:
+            end = loop.now + value
+            if deadline is not None and deadline <= end:
+                expected.append(deadline)
+                deadline = None
+            loop.advance(value)
+    assert len(fired) == len(expected)
+    for got, want in zip(fired, expected, strict=True):
+        assert want - 0.001 <= got <= want
