@@ -382,6 +382,8 @@ class AccountStore:
         self._engine.script(_SCHEMA)
         self._known: dict[str, Account] = {}
         self._known_lock = threading.Lock()
+        #: Per window kind, the bounds of the last window charged and its start as text.
+        self._windows: dict[str, tuple[dt.datetime, dt.datetime, str]] = {}
 
     @property
     def engine(self) -> str:
@@ -528,15 +530,26 @@ class AccountStore:
         with self._known_lock:
             self._known.pop(digest, None)
 
+    def _window_start(self, window: Window, now: dt.datetime) -> str:
+        """The ISO date that starts the ``window`` holding ``now``: ``window_bounds``, worked
+        out once per window rather than on every charge (the bounds of the last window
+        seen are kept, and used while ``now`` is inside them)."""
+        known = self._windows.get(window)
+        if known is not None and now.tzinfo is not None and known[0] <= now < known[1]:
+            return known[2]
+        start, end = window_bounds(window, now)
+        text = start.date().isoformat()
+        self._windows[window] = (start, end, text)
+        return text
+
     def _charge_key(self, account: Account, digest: str, billed: int) -> Usage | None:
         """Charge ``billed`` (> 0) if the key, account and quota are still as cached."""
         if billed > account.limit:
             return None
-        start, _ = window_bounds(account.window, self.clock())
         rows = self._engine.execute(
             _CHARGE_KEY,
             (
-                start.date().isoformat(),
+                self._window_start(account.window, self.clock()),
                 billed,
                 account.name,
                 digest,

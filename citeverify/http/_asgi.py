@@ -24,7 +24,7 @@ import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any, Literal
 
-from citeverify.http._handler import HttpRequest, Service, log_access
+from citeverify.http._handler import HttpRequest, Service, access_logger, log_access
 
 __all__ = ["AsgiApp", "create_asgi_app"]
 
@@ -42,6 +42,27 @@ def _content_length(headers: list[tuple[bytes, bytes]]) -> int | None:
             except ValueError:
                 return None
     return None
+
+
+#: The encoded names of the headers the handler sends, so a response encodes only values.
+_HEADER_NAMES = {
+    name: name.encode("latin-1")
+    for name in (
+        "content-type",
+        "content-length",
+        "x-request-id",
+        "cache-control",
+        "retry-after",
+        "www-authenticate",
+        "allow",
+        "vary",
+    )
+}
+
+
+def _header_name(name: str) -> bytes:
+    encoded = _HEADER_NAMES.get(name)
+    return encoded if encoded is not None else name.encode("latin-1")
 
 
 #: With ``offload="auto"``, bodies up to this size without quotations run on the loop.
@@ -80,7 +101,9 @@ class AsgiApp:
             if kind == "websocket":
                 await send({"type": "websocket.close", "code": 1003})
             return
-        started = time.perf_counter()
+        # The access log's clock runs only when the log is on: off, it costs one check.
+        logged = access_logger.isEnabledFor(logging.INFO)
+        started = time.perf_counter() if logged else 0.0
         request = await self._read(scope, receive)
         if request is None:  # the client went away
             return
@@ -96,16 +119,17 @@ class AsgiApp:
                 "type": "http.response.start",
                 "status": response.status,
                 "headers": [
-                    (name.encode("latin-1"), value.encode("latin-1"))
+                    (_header_name(name), value.encode("latin-1"))
                     for name, value in response.headers
                 ],
             }
         )
         await send({"type": "http.response.body", "body": response.body})
-        log_access(request, response, started)
+        if logged:
+            log_access(request, response, started)
 
     async def _read(self, scope: Scope, receive: Receive) -> HttpRequest | None:
-        raw_headers: list[tuple[bytes, bytes]] = list(scope.get("headers") or [])
+        raw_headers: list[tuple[bytes, bytes]] = list(scope.get("headers") or ())
         headers = tuple(
             (name.decode("latin-1"), value.decode("latin-1")) for name, value in raw_headers
         )
@@ -115,27 +139,35 @@ class AsgiApp:
             path = path[len(root) :] or "/"
         method: str = scope.get("method", "GET")
         limit = self.service.max_body_bytes_for(path)
-        too_large = False
-        chunks: list[bytes] = []
         declared = _content_length(raw_headers)
         if declared is not None and declared > limit:
-            too_large = True  # refuse without reading a byte of it
-        else:
-            size = 0
-            while True:
-                message = await receive()
-                if message["type"] == "http.disconnect":
-                    return None
-                chunk: bytes = message.get("body", b"")
-                size += len(chunk)
-                if size > limit:
-                    too_large = True
-                    chunks.clear()
-                    break
-                if chunk:
-                    chunks.append(chunk)
-                if not message.get("more_body", False):
-                    break
+            # refuse without reading a byte of it
+            return HttpRequest(method, path, headers, b"", True)
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            return None
+        body = message.get("body", b"")
+        if not message.get("more_body", False) and len(body) <= limit:
+            # The usual case, the whole body in one message: taken as it is (as bytes), the
+            # loop below being for bodies that stream in several.
+            return HttpRequest(method, path, headers, body if type(body) is bytes else bytes(body))
+        too_large = False
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            chunk: bytes = message.get("body", b"")
+            size += len(chunk)
+            if size > limit:
+                too_large = True
+                chunks.clear()
+                break
+            if chunk:
+                chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return None
         return HttpRequest(method, path, headers, b"".join(chunks), too_large)
 
     async def _lifespan(self, receive: Receive, send: Send) -> None:
