@@ -110,9 +110,17 @@ _VOLUME: Final = re.compile(r"\d{1,5}[A-Z]?|(?:19|20)?\d\d-[1-4]")
 # that is a volume followed by a token that is not a number (no reporter spelling begins
 # with a digit), a token of digits then a capital or a hyphen (``_VOLUME``'s split and
 # looseleaf volumes, hyphenated and compact neutral citations), an ECLI, or the "No."
-# and "T." that begin slip opinions and Tax Court memoranda.
+# and "T." that begin slip opinions and Tax Court memoranda.  Written as
+#     (?<!\S)[(\[]?(?:\d{1,5}(?=\s+[^\s\d])|\d+[A-Z\-]|[Ee][Cc][Ll][Ii]:|[Nn]o\.|T\.)
+# it opens with a lookbehind, which makes the engine try it at every character of a
+# document; below it opens with the set of first characters instead (which the
+# engine skips to in C) and checks "no non-space before it" and which branch applies
+# by lookbehinds after that character: the same matches, in about half the time.
 _CANDIDATE: Final = re.compile(
-    r"(?<!\S)[(\[]?(?:\d{1,5}(?=\s+[^\s\d])|\d+[A-Z\-]|[Ee][Cc][Ll][Ii]:|[Nn]o\.|T\.)"
+    r"[(\[\dEeNnT](?<!\S[(\[\dEeNnT])"
+    r"(?:(?<=[(\[])(?:\d{1,5}(?=\s+[^\s\d])|\d+[A-Z\-]|[Ee][Cc][Ll][Ii]:|[Nn]o\.|T\.)"
+    r"|(?<=\d)(?:\d{0,4}(?=\s+[^\s\d])|\d*[A-Z\-])"
+    r"|(?<=[Ee])[Cc][Ll][Ii]:|(?<=[Nn])o\.|(?<=T)\.)"
 )
 # A page, with the suffixes courts add to it: a letter or two (``189A``,
 # ``47M``, ``160407WC``, ``736a``), Illinois's ``-U``/``-B`` (``111279-U``),

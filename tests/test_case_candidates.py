@@ -1,0 +1,46 @@
+"""The case scanner's candidate pattern matches exactly where its plain form does.
+
+``case._CANDIDATE`` is written to open with its first characters (so the regex
+engine can skip to them) instead of with a lookbehind; the plain form below is
+the definition it must keep: a token start (no non-space before it), an optional
+"(" or "[", then a volume before a word, digits then a capital or hyphen, an
+ECLI, "No." or "T.".
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from citeverify.citations import case
+
+PLAIN = re.compile(
+    r"(?<!\S)[(\[]?(?:\d{1,5}(?=\s+[^\s\d])|\d+[A-Z\-]|[Ee][Cc][Ll][Ii]:|[Nn]o\.|T\.)"
+)
+OPINIONS = Path(__file__).parent / "data" / "quotes" / "scotus_ot2016.jsonl.gz"
+
+
+def _spans(pattern: re.Pattern[str], text: str) -> list[tuple[int, int]]:
+    return [m.span() for m in pattern.finditer(text)]
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.text(alphabet="([ 0123456789EeCcLlIiNno.T-AZx:\n\t\u00a0\u2003\u0663", max_size=40))
+def test_candidates_match_the_plain_form(text: str) -> None:
+    assert _spans(case._CANDIDATE, text) == _spans(PLAIN, text)
+
+
+def test_candidates_match_the_plain_form_on_real_opinions() -> None:
+    with gzip.open(OPINIONS, "rt", encoding="utf-8") as handle:
+        texts = [json.loads(line)["plain_text"] for line in handle][:10]
+    found = 0
+    for text in texts:
+        spans = _spans(case._CANDIDATE, text)
+        assert spans == _spans(PLAIN, text)
+        found += len(spans)
+    assert found > 1000  # the opinions are dense with citations: the test saw real matches
