@@ -57,7 +57,10 @@ __all__ = ["EMBEDDED_CORPUS", "LocalStore", "embedded_corpus_exists"]
 
 EMBEDDED_CORPUS = "corpus.sqlite3"
 _CHUNK = 300
-_TEXT_CACHE = 32
+# Texts kept decompressed between requests: bounded by the characters held (a text
+# is some 10 KB to 1 MB), so a few dozen long opinions quoted in turn stay loaded.
+_TEXT_CACHE = 256
+_TEXT_CACHE_CHARS = 8_000_000
 # Rows (and the authorities built from them) kept between lookups: a few MB at most,
 # and a brief's citations repeat across requests, so most rows are built only once.
 _ROW_CACHE = 8192
@@ -839,8 +842,12 @@ class LocalStore:
             cached = AuthorityText(text, marks)
             with self._lock:
                 self._texts[text_id] = cached
-                while len(self._texts) > _TEXT_CACHE:
-                    self._texts.popitem(last=False)
+                held = sum(len(t.text) for t in self._texts.values())
+                while len(self._texts) > _TEXT_CACHE or (
+                    held > _TEXT_CACHE_CHARS and len(self._texts) > 1
+                ):
+                    _, dropped = self._texts.popitem(last=False)
+                    held -= len(dropped.text)
         if start is None:
             return cached
         stop = len(cached.text) if end is None else end
