@@ -16,13 +16,16 @@ is ``OutsideCoverage``.
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import datetime as dt
+import itertools
 import json
 import re
 import sqlite3
 import threading
 import zlib
+from array import array
 from collections import OrderedDict, defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from importlib import resources
@@ -173,7 +176,7 @@ class LocalStore:
         # Per index key (and the citation's text, which one message quotes): the answer.
         self._answers: OrderedDict[tuple[_Key, str], LookupAnswer] = OrderedDict()
         self._generation: tuple[int, ...] | None = None
-        self._quote_index: list[tuple[int, str]] | None = None
+        self._quote_index: _QuoteTexts | None = None
 
     def __repr__(self) -> str:
         return f"LocalStore({str(self._path)!r})"
@@ -876,30 +879,65 @@ class LocalStore:
             index = self._quotes()
         except self._errors:
             return None
-        for authority_id, text in index:
-            position = 0
+        # Any text that holds the quote holds its longest piece: look for that in all
+        # the texts at once (one C-level search), then check the pieces in order in
+        # each text it is found in, first text first, as a search text by text would.
+        pieces_by_length = sorted(pieces, key=len, reverse=True)
+        rarest = pieces_by_length[0]
+        joined, starts = index.joined, index.starts
+        position = 0
+        while (found := joined.find(rarest, position)) >= 0:
+            number = bisect.bisect_right(starts, found) - 1
+            start, end = starts[number], starts[number + 1] - 1
+            position = end + 1
+            at = start
             for piece in pieces:
-                position = text.find(piece, position)
-                if position < 0:
+                at = joined.find(piece, at, end)
+                if at < 0:
                     break
-                position += len(piece)
+                at += len(piece)
             else:
+                authority_id = index.ids[number]
                 record = self._records([authority_id]).get(authority_id)
                 if record is None or record.reference == exclude:
                     continue
                 return self._authority(record, None, None, None)
         return None
 
-    def _quotes(self) -> list[tuple[int, str]]:
+    def _quotes(self) -> _QuoteTexts:
         if self._quote_index is None:
             rows = self._connection().execute(
                 "SELECT a.id, t.body FROM authorities AS a JOIN texts AS t ON t.id = a.text_id "
                 "ORDER BY a.id"
             )
-            index = [(aid, _normalise(zlib.decompress(body).decode("utf-8"))) for aid, body in rows]
+            ids: list[int] = []
+            texts: list[str] = []
+            for aid, body in rows:
+                ids.append(aid)
+                texts.append(_normalise(zlib.decompress(body).decode("utf-8")))
+            index = _QuoteTexts.of(ids, texts)
             with self._lock:
                 self._quote_index = index
         return self._quote_index
+
+
+@attrs.frozen(slots=True)
+class _QuoteTexts:
+    """Every shipped text in ``find_quote``'s normalised form, one string for all.
+
+    ``joined`` is the texts in authority order, each followed by a newline
+    (which no normalised text or quote piece holds, so no match runs from one
+    text into the next); text *i* is ``joined[starts[i]:starts[i + 1] - 1]``.
+    """
+
+    joined: str
+    starts: array[int]
+    ids: tuple[int, ...]
+
+    @classmethod
+    def of(cls, ids: Sequence[int], texts: Sequence[str]) -> _QuoteTexts:
+        starts = array("q", itertools.accumulate((len(t) + 1 for t in texts), initial=0))
+        return cls("".join(t + "\n" for t in texts), starts, tuple(ids))
 
 
 def _chunks(items: Sequence[Any]) -> Iterable[Sequence[Any]]:
