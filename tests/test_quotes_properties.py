@@ -228,3 +228,57 @@ def test_the_quick_fragmentary_test_agrees_with_the_parsed_one(quote: str) -> No
     """The pre-parse shortcut never calls fragmentary a quotation the parsed rule would check."""
     if _surely_fragmentary(quote):
         assert _fragmentary(parse_quote(quote)), quote
+
+
+# -- fast readings agree with the general one ------------------------------------------
+
+_TOKENS = st.sampled_from(
+    [
+        *'abcXYZ \t\n.,;:!?()"_\u2018\u201c\u201d',
+        "Slip",
+        "Opinion",
+        "(Slip Opinion)",
+        *"1-'\u2019[]*<&\u2014\u00ad\x0c",
+    ]
+)
+
+
+def _general_words(piece: str) -> list[tuple[str, tuple[int, int]]]:
+    from citeverify.quotes._normalize import normalize_text
+
+    norm = normalize_text(piece, quote=True)
+    return [(norm.word(k), norm.span(k)) for k in range(norm.word_count)]
+
+
+def _fast_words(piece: str) -> list[tuple[str, tuple[int, int]]] | None:
+    from citeverify.quotes._parse import plain_words
+
+    plain = plain_words(piece, 0, len(piece))
+    return None if plain is None else [(m[0].lower(), m.span()) for m in plain]
+
+
+@PROPERTY
+@given(st.lists(_TOKENS, max_size=40).map("".join))
+@example("held, (Slip Opinion) that the")
+@example("we\n(Slip Opinion) held that\nthe words")
+@example("the \u201cplain\u201d \u2018meaning\u2019 of_it")
+def test_plain_words_read_as_normalisation_does(piece: str) -> None:
+    fast = _fast_words(piece)
+    if fast is not None:
+        assert fast == _general_words(piece)
+
+
+def test_plain_words_read_real_quotations_as_normalisation_does() -> None:
+    import re
+
+    from citeverify.document._quotes import find_quotations
+
+    plain = 0
+    for record in slip_opinions():
+        for quote in find_quotations(record["plain_text"]):
+            for piece in re.split(r"\.\s?\.\s?\.|\[[^\]]*\]", quote.quote):
+                fast = _fast_words(piece)
+                if fast is not None:
+                    plain += 1
+                    assert fast == _general_words(piece), piece
+    assert plain > 1000  # most pieces are plain: the fast reading is the common one
