@@ -20,7 +20,7 @@ def _text_by_text(store: local.LocalStore, quote: str, exclude: str | None) -> s
         return None
     index = store._quotes()
     for number, authority_id in enumerate(index.ids):
-        text = index.joined[index.starts[number] : index.starts[number + 1] - 1]
+        text = index.joined[index.starts[number] : index.starts[number + 1] - 1].decode()
         position = 0
         for piece in pieces:
             position = text.find(piece, position)
@@ -41,8 +41,8 @@ def test_joined_texts_are_the_texts() -> None:
     assert len(index.ids) == len(index.starts) - 1
     assert index.starts[-1] == len(index.joined)
     for number in range(len(index.ids)):
-        assert index.joined[index.starts[number + 1] - 1] == "\n"
-    assert index.joined.count("\n") == len(index.ids)
+        assert index.joined[index.starts[number + 1] - 1 :][:1] == b"\n"
+    assert index.joined.count(b"\n") == len(index.ids)
 
 
 def test_find_quote_agrees_with_a_search_text_by_text() -> None:
@@ -51,7 +51,8 @@ def test_find_quote_agrees_with_a_search_text_by_text() -> None:
     rng = random.Random(12)
     quotes: list[str] = []
     for number in rng.sample(range(len(index.ids)), 40):
-        words = index.joined[index.starts[number] : index.starts[number + 1] - 1].split()
+        text = index.joined[index.starts[number] : index.starts[number + 1] - 1].decode()
+        words = text.split()
         if len(words) < 40:
             continue
         at = rng.randrange(len(words) - 30)

@@ -882,8 +882,8 @@ class LocalStore:
         # Any text that holds the quote holds its longest piece: look for that in all
         # the texts at once (one C-level search), then check the pieces in order in
         # each text it is found in, first text first, as a search text by text would.
-        pieces_by_length = sorted(pieces, key=len, reverse=True)
-        rarest = pieces_by_length[0]
+        encoded = [piece.encode("utf-8") for piece in pieces]
+        rarest = max(encoded, key=len)
         joined, starts = index.joined, index.starts
         position = 0
         while (found := joined.find(rarest, position)) >= 0:
@@ -891,7 +891,7 @@ class LocalStore:
             start, end = starts[number], starts[number + 1] - 1
             position = end + 1
             at = start
-            for piece in pieces:
+            for piece in encoded:
                 at = joined.find(piece, at, end)
                 if at < 0:
                     break
@@ -923,21 +923,25 @@ class LocalStore:
 
 @attrs.frozen(slots=True)
 class _QuoteTexts:
-    """Every shipped text in ``find_quote``'s normalised form, one string for all.
+    """Every shipped text in ``find_quote``'s normalised form, one UTF-8 string for all.
 
     ``joined`` is the texts in authority order, each followed by a newline
     (which no normalised text or quote piece holds, so no match runs from one
     text into the next); text *i* is ``joined[starts[i]:starts[i + 1] - 1]``.
+    Bytes, not ``str``: one character outside Latin-1 anywhere would make a
+    joined ``str`` two bytes a character throughout; a UTF-8 needle matches
+    only at character boundaries, so byte offsets find the same texts.
     """
 
-    joined: str
+    joined: bytes
     starts: array[int]
     ids: tuple[int, ...]
 
     @classmethod
     def of(cls, ids: Sequence[int], texts: Sequence[str]) -> _QuoteTexts:
-        starts = array("q", itertools.accumulate((len(t) + 1 for t in texts), initial=0))
-        return cls("".join(t + "\n" for t in texts), starts, tuple(ids))
+        encoded = [t.encode("utf-8") + b"\n" for t in texts]
+        starts = array("q", itertools.accumulate(map(len, encoded), initial=0))
+        return cls(b"".join(encoded), starts, tuple(ids))
 
 
 def _chunks(items: Sequence[Any]) -> Iterable[Sequence[Any]]:
