@@ -497,27 +497,63 @@ class _Driver:
 
 #: Normalised authority texts, kept across runs: an opinion quoted in one brief is
 #: quoted in the next, and normalising 200 KB costs more than the search itself.
-_INDEXES: OrderedDict[str, Any] = OrderedDict()
-_INDEXES_MAX: Final = 32
-_INDEXES_LOCK = threading.Lock()
+#: Bounded by the characters of the texts held (an index costs about 5 bytes a
+#: character beside the text itself, so 8M characters is some 40-60 MB), not by
+#: their number: a brief's quotations easily reach more than a few dozen texts,
+#: and a count says nothing of the memory a few very long texts take.
+_INDEXES_MAX_CHARS: Final = 8_000_000
+_INDEXES_MAX: Final = 1024
+
+
+class _IndexCache:
+    """A least-recently-used map from a text to its index, bounded by characters held."""
+
+    def __init__(self, max_chars: int, max_entries: int) -> None:
+        self.max_chars = max_chars
+        self.max_entries = max_entries
+        self.entries: OrderedDict[str, _Indexed] = OrderedDict()
+        self.chars = 0
+        self.lock = threading.Lock()
+
+    def get(self, text: AuthorityText) -> Any:
+        with self.lock:
+            found = self.entries.get(text.text)
+            if found is None or found.text_of != text:
+                return None
+            self.entries.move_to_end(text.text)
+            return found.index
+
+    def put(self, text: AuthorityText, index: Any) -> None:
+        key = text.text
+        if len(key) > self.max_chars:
+            return
+        with self.lock:
+            if self.entries.pop(key, None) is not None:
+                self.chars -= len(key)
+            self.entries[key] = _Indexed(text, index)
+            self.chars += len(key)
+            while len(self.entries) > self.max_entries or self.chars > self.max_chars:
+                dropped, _ = self.entries.popitem(last=False)
+                self.chars -= len(dropped)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.entries.clear()
+            self.chars = 0
+
+
+_INDEXES = _IndexCache(_INDEXES_MAX_CHARS, _INDEXES_MAX)
 
 
 def _quote_index(text: AuthorityText) -> Any:
     """The locator's index of ``text``, built once per distinct text (bounded LRU)."""
     from citeverify import quotes as quote_locator
 
-    key = text.text
-    with _INDEXES_LOCK:
-        index = _INDEXES.get(key)
-        if index is not None and index.text_of == text:
-            _INDEXES.move_to_end(key)
-            return index.index
-    built = quote_locator.QuoteIndex(text)
-    with _INDEXES_LOCK:
-        _INDEXES[key] = _Indexed(text, built)
-        while len(_INDEXES) > _INDEXES_MAX:
-            _INDEXES.popitem(last=False)
-    return built
+    index = _INDEXES.get(text)
+    if index is None:
+        index = quote_locator.QuoteIndex(text)
+        _INDEXES.put(text, index)
+    return index
 
 
 @attrs.frozen(slots=True)

@@ -228,3 +228,79 @@ def test_the_quick_fragmentary_test_agrees_with_the_parsed_one(quote: str) -> No
     """The pre-parse shortcut never calls fragmentary a quotation the parsed rule would check."""
     if _surely_fragmentary(quote):
         assert _fragmentary(parse_quote(quote)), quote
+
+
+# -- fast readings agree with the general one ------------------------------------------
+
+_TOKENS = st.sampled_from(
+    [
+        *'abcXYZ \t\n.,;:!?()"_\u2018\u201c\u201d',
+        "Slip",
+        "Opinion",
+        "(Slip Opinion)",
+        *"1-'\u2019[]*<&\u2014\u00ad\x0c",
+    ]
+)
+
+
+def _general_words(piece: str) -> list[tuple[str, tuple[int, int]]]:
+    from citeverify.quotes._normalize import normalize_text
+
+    norm = normalize_text(piece, quote=True)
+    return [(norm.word(k), norm.span(k)) for k in range(norm.word_count)]
+
+
+def _fast_words(piece: str) -> list[tuple[str, tuple[int, int]]] | None:
+    from citeverify.quotes._parse import plain_words
+
+    plain = plain_words(piece, 0, len(piece))
+    return None if plain is None else [(m[0].lower(), m.span()) for m in plain]
+
+
+@PROPERTY
+@given(st.lists(_TOKENS, max_size=40).map("".join))
+@example("held, (Slip Opinion) that the")
+@example("we\n(Slip Opinion) held that\nthe words")
+@example("the \u201cplain\u201d \u2018meaning\u2019 of_it")
+def test_plain_words_read_as_normalisation_does(piece: str) -> None:
+    fast = _fast_words(piece)
+    if fast is not None:
+        assert fast == _general_words(piece)
+
+
+def test_plain_words_read_real_quotations_as_normalisation_does() -> None:
+    import re
+
+    from citeverify.document._quotes import find_quotations
+
+    plain = 0
+    for record in slip_opinions():
+        for quote in find_quotations(record["plain_text"]):
+            for piece in re.split(r"\.\s?\.\s?\.|\[[^\]]*\]", quote.quote):
+                fast = _fast_words(piece)
+                if fast is not None:
+                    plain += 1
+                    assert fast == _general_words(piece), piece
+    assert plain > 1000  # most pieces are plain: the fast reading is the common one
+
+
+_NOTE_TOKENS = st.sampled_from(
+    [*"ab1 \t\n>[]", "<sup>", "</sup>", "<p>", "[12]", "[1]", " [3] ", "\n[1] ", "\n[2]\t"]
+)
+
+
+@PROPERTY
+@given(st.lists(_NOTE_TOKENS, max_size=40).map("".join), st.integers(0, 60))
+def test_footnote_patterns_read_as_their_first_spelling(text: str, last_mark: int) -> None:
+    """The footnote patterns were reordered for speed; they match as the first
+    spelling did (kept here as the reference)."""
+    import re
+
+    from citeverify.quotes import _locate
+
+    call = re.compile(r"<sup>\s*\[(\d{1,3})\]\s*</sup>|(?<=[^\s>])\[(\d{1,3})\]")
+    start = re.compile(r"(?:^|\n|<p>)[ \t]*\[(\d{1,3})\][ \t]")
+    spans = [(m.span(), m.groups()) for m in _locate._NOTE_CALL.finditer(text)]
+    assert spans == [(m.span(), m.groups()) for m in call.finditer(text)]
+    later = [m.span() for m in _locate._NOTE_START.finditer(text, last_mark)]
+    assert later == [m.span() for m in start.finditer(text) if m.start() >= last_mark]

@@ -16,13 +16,16 @@ is ``OutsideCoverage``.
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import datetime as dt
+import itertools
 import json
 import re
 import sqlite3
 import threading
 import zlib
+from array import array
 from collections import OrderedDict, defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from importlib import resources
@@ -57,7 +60,10 @@ __all__ = ["EMBEDDED_CORPUS", "LocalStore", "embedded_corpus_exists"]
 
 EMBEDDED_CORPUS = "corpus.sqlite3"
 _CHUNK = 300
-_TEXT_CACHE = 32
+# Texts kept decompressed between requests: bounded by the characters held (a text
+# is some 10 KB to 1 MB), so a few dozen long opinions quoted in turn stay loaded.
+_TEXT_CACHE = 256
+_TEXT_CACHE_CHARS = 8_000_000
 # Rows (and the authorities built from them) kept between lookups: a few MB at most,
 # and a brief's citations repeat across requests, so most rows are built only once.
 _ROW_CACHE = 8192
@@ -224,7 +230,7 @@ class LocalStore:
         # Per index key (and the citation's text, which one message quotes): the answer.
         self._answers: OrderedDict[tuple[_Key, str], LookupAnswer] = OrderedDict()
         self._generation: tuple[int, ...] | None = None
-        self._quote_index: list[tuple[int, str]] | None = None
+        self._quote_index: _QuoteTexts | None = None
 
     def __repr__(self) -> str:
         return f"LocalStore({str(self._path)!r})"
@@ -894,8 +900,12 @@ class LocalStore:
             cached = AuthorityText(text, marks)
             with self._lock:
                 self._texts[text_id] = cached
-                while len(self._texts) > _TEXT_CACHE:
-                    self._texts.popitem(last=False)
+                held = sum(len(t.text) for t in self._texts.values())
+                while len(self._texts) > _TEXT_CACHE or (
+                    held > _TEXT_CACHE_CHARS and len(self._texts) > 1
+                ):
+                    _, dropped = self._texts.popitem(last=False)
+                    held -= len(dropped.text)
         if start is None:
             return cached
         stop = len(cached.text) if end is None else end
@@ -924,30 +934,69 @@ class LocalStore:
             index = self._quotes()
         except self._errors:
             return None
-        for authority_id, text in index:
-            position = 0
-            for piece in pieces:
-                position = text.find(piece, position)
-                if position < 0:
+        # Any text that holds the quote holds its longest piece: look for that in all
+        # the texts at once (one C-level search), then check the pieces in order in
+        # each text it is found in, first text first, as a search text by text would.
+        encoded = [piece.encode("utf-8") for piece in pieces]
+        rarest = max(encoded, key=len)
+        joined, starts = index.joined, index.starts
+        position = 0
+        while (found := joined.find(rarest, position)) >= 0:
+            number = bisect.bisect_right(starts, found) - 1
+            start, end = starts[number], starts[number + 1] - 1
+            position = end + 1
+            at = start
+            for piece in encoded:
+                at = joined.find(piece, at, end)
+                if at < 0:
                     break
-                position += len(piece)
+                at += len(piece)
             else:
+                authority_id = index.ids[number]
                 record = self._records([authority_id]).get(authority_id)
                 if record is None or record.reference == exclude:
                     continue
                 return self._authority(record, None, None, None)
         return None
 
-    def _quotes(self) -> list[tuple[int, str]]:
+    def _quotes(self) -> _QuoteTexts:
         if self._quote_index is None:
             rows = self._connection().execute(
                 "SELECT a.id, t.body FROM authorities AS a JOIN texts AS t ON t.id = a.text_id "
                 "ORDER BY a.id"
             )
-            index = [(aid, _normalise(zlib.decompress(body).decode("utf-8"))) for aid, body in rows]
+            ids: list[int] = []
+            texts: list[str] = []
+            for aid, body in rows:
+                ids.append(aid)
+                texts.append(_normalise(zlib.decompress(body).decode("utf-8")))
+            index = _QuoteTexts.of(ids, texts)
             with self._lock:
                 self._quote_index = index
         return self._quote_index
+
+
+@attrs.frozen(slots=True)
+class _QuoteTexts:
+    """Every shipped text in ``find_quote``'s normalised form, one UTF-8 string for all.
+
+    ``joined`` is the texts in authority order, each followed by a newline
+    (which no normalised text or quote piece holds, so no match runs from one
+    text into the next); text *i* is ``joined[starts[i]:starts[i + 1] - 1]``.
+    Bytes, not ``str``: one character outside Latin-1 anywhere would make a
+    joined ``str`` two bytes a character throughout; a UTF-8 needle matches
+    only at character boundaries, so byte offsets find the same texts.
+    """
+
+    joined: bytes
+    starts: array[int]
+    ids: tuple[int, ...]
+
+    @classmethod
+    def of(cls, ids: Sequence[int], texts: Sequence[str]) -> _QuoteTexts:
+        encoded = [t.encode("utf-8") + b"\n" for t in texts]
+        starts = array("q", itertools.accumulate(map(len, encoded), initial=0))
+        return cls(b"".join(encoded), starts, tuple(ids))
 
 
 def _chunks(items: Sequence[Any]) -> Iterable[Sequence[Any]]:

@@ -729,7 +729,7 @@ class QuoteIndex:
         if not self._page_offsets or "[" not in text:
             return []
         last_mark = self._page_offsets[-1]
-        starts = [m for m in _NOTE_START.finditer(text) if m.start() >= last_mark]
+        starts = list(_NOTE_START.finditer(text, last_mark))
         if not starts or starts[0][1] != "1":
             return []
         body_end = starts[0].start()
@@ -769,7 +769,9 @@ def advancing_pages(marks: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
 _GAP_TOKEN = "\x00gap"
 # Footnotes at the end of a text, and their calls in the body.
 _NOTE_START = re.compile(r"(?:^|\n|<p>)[ \t]*\[(\d{1,3})\][ \t]")
-_NOTE_CALL = re.compile(r"<sup>\s*\[(\d{1,3})\]\s*</sup>|(?<=[^\s>])\[(\d{1,3})\]")
+# (The look-behind follows the ``[``, so the search skips to brackets instead of
+# trying the look-behind at every character.)
+_NOTE_CALL = re.compile(r"<sup>\s*\[(\d{1,3})\]\s*</sup>|\[(?<=[^\s>]\[)(\d{1,3})\]")
 
 
 class _Alignment:
