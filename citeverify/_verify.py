@@ -449,12 +449,21 @@ class _Driver:
         saying why it could not be had (the fetch failed, the deadline passed).
         """
         out: dict[str, AuthorityText | str | None] = {}
-        workers = min(_TEXT_WORKERS, len(authorities))
+        remote = [a for a in authorities if not a.text_is_local]
+        for authority in authorities:
+            if authority.text_is_local:  # a bounded local read: no thread, no deadline
+                try:
+                    out[authority.reference] = authority.text()
+                except Exception as exc:  # a corrupt store is a source failure too
+                    out[authority.reference] = f"fetching the text failed ({type(exc).__name__})"
+        if not remote:
+            return out
+        workers = min(_TEXT_WORKERS, len(remote))
         pool = concurrent.futures.ThreadPoolExecutor(
             max_workers=workers, thread_name_prefix="citeverify-text"
         )
         try:
-            futures = {pool.submit(a.text): a.reference for a in authorities}
+            futures = {pool.submit(a.text): a.reference for a in remote}
             done, _ = concurrent.futures.wait(futures, timeout=self._remaining(started))
             for future, reference in futures.items():
                 if future not in done:

@@ -72,7 +72,9 @@ class Authority:
     is true and the year comparison allows one year with a note.  ``status``
     is for enacted text (``current``, ``repealed``, ``transferred``...).
     ``load_text`` fetches the text on demand, or is ``None`` when the provider
-    has no text for it.
+    has no text for it; ``text_is_local`` says it reads local storage in bounded
+    time (no network), so the pipeline calls it inline instead of paying for a
+    thread that only a fetch that can hang needs.
     """
 
     kind: str
@@ -93,6 +95,7 @@ class Authority:
     load_text: Callable[[], AuthorityText | None] | None = attrs.field(
         default=None, eq=False, repr=False
     )
+    text_is_local: bool = attrs.field(default=False, eq=False, repr=False)
 
     @property
     def has_text(self) -> bool:

@@ -30,7 +30,7 @@ from collections import OrderedDict, defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from importlib import resources
 from pathlib import Path
-from typing import Any, NamedTuple, Protocol
+from typing import Any, ClassVar, NamedTuple, Protocol
 
 import attrs
 
@@ -207,6 +207,9 @@ class LocalStore:
     name = "local"
     #: What a store that cannot be read raises (answered ``Unavailable``).
     _errors: tuple[type[BaseException], ...] = (sqlite3.Error, OSError, ValueError)
+    #: Texts come from a file on this machine, in bounded time: the pipeline reads
+    #: them inline (a subclass over a network database says otherwise).
+    TEXTS_ARE_LOCAL: ClassVar[bool] = True
 
     def __init__(self, path: str | Path | None = None) -> None:
         self._embedded = path is None
@@ -769,6 +772,7 @@ class LocalStore:
             citations=(cite, *base.citations),
             name=name,
             load_text=(lambda: self._text(text_id, start, end)) if text_id is not None else None,
+            text_is_local=self.TEXTS_ARE_LOCAL,
         )
         return Found((authority,), as_of=as_of, method=method)
 
@@ -830,6 +834,7 @@ class LocalStore:
             status_note=record.status_note,
             docket=record.docket,
             load_text=(lambda: self._text(text_id)) if text_id is not None else None,
+            text_is_local=self.TEXTS_ARE_LOCAL,
         )
 
     def _documents(self, record: _Record) -> tuple[Document, ...]:

@@ -75,6 +75,8 @@ class PostgresStore(LocalStore):
     """
 
     _errors = (psycopg.Error, OSError, ValueError)
+    #: Texts come over the network: fetched in threads, under the run's deadline.
+    TEXTS_ARE_LOCAL = False
 
     def __init__(
         self, url: str, *, min_size: int = 1, max_size: int = 8, timeout: float = 10.0
