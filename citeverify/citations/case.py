@@ -261,27 +261,41 @@ def lead(cleaned: str, volume_start: int, floor: int = 0) -> Lead:
     return Lead(match.start(), match.group("opener"), year)
 
 
+_FIRST: Final = operator.itemgetter(0)
+
+
 def tokenize(text: str) -> list[tuple[int, int, str]]:
-    """``_TOKEN``'s tokens of ``text`` as ``(start, end, token)``, built without a Python loop.
+    """``_TOKEN``'s tokens of ``text`` as ``(start, end, token)``, built without a Python loop."""
+    return _tokens_and_starts(text)[0]
+
+
+def _tokens_and_starts(text: str) -> tuple[list[tuple[int, int, str]], list[int]]:
+    """``tokenize(text)`` and the tokens' starts, which the scanner bisects.
 
     One ``re.split`` at whitespace and at the empty place after a "(" or "[" that
     ``_TOKEN`` splits off, then offsets by a running sum of lengths: every step
     runs in C, which matters because a brief has a token every six characters.
+    The parts alternate word, separator, word…, so the running sum from 0 gives
+    each word's start at even places and its end at odd ones.
     """
     if len(text) <= _SHORT_TEXT:
         words = text.split()
         if " ".join(words) == text:
-            return _single_spaced_tokens(words)
+            tokens = _single_spaced_tokens(words)
+            return tokens, list(map(_FIRST, tokens))
     parts = _SPLIT.split(text)
     words = parts[0::2]
-    ends = list(itertools.accumulate(map(len, parts)))[0::2]
-    starts = map(operator.sub, ends, map(len, words))
-    tokens = list(zip(starts, ends, words, strict=True))
+    offsets = list(itertools.accumulate(map(len, parts), initial=0))
+    starts = offsets[0::2]
+    del starts[len(words) :]
+    tokens = list(zip(starts, offsets[1::2], words, strict=True))
     if tokens and not tokens[-1][2]:
         tokens.pop()
+        starts.pop()
     if tokens and not tokens[0][2]:
         del tokens[0]
-    return tokens
+        del starts[0]
+    return tokens, starts
 
 
 # Up to this length, a text whose only whitespace is single spaces is tokenized by
@@ -315,16 +329,12 @@ def _single_spaced_tokens(words: list[str]) -> list[tuple[int, int, str]]:
     return tokens
 
 
-_FIRST: Final = operator.itemgetter(0)
-
-
 class _Scanner:
     """Token index over the cleaned text, for citation lookups at any token."""
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.tokens = tokenize(text)
-        self.starts = list(map(_FIRST, self.tokens))
+        self.tokens, self.starts = _tokens_and_starts(text)
         self._candidates: list[int] | None = None
 
     def candidates(self) -> list[int]:
