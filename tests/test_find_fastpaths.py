@@ -120,3 +120,104 @@ def test_fast_paths_on_edges(text: str) -> None:
 )
 def test_fast_paths_on_generated_text(parts: list[str]) -> None:
     _check("".join(parts))
+
+
+# -- quotations ------------------------------------------------------------------
+
+QUOTE_EDGES = [
+    "",
+    '"',
+    'a "b" c \u201cd\u201d e\n\n"f',
+    '\n  \n\n\r\n"x\n\n\t\n" "y"',
+    "    indented\n    block\n\n  \r  held\n\tmore\n\n\f\n    after a form feed\n\nplain\n    x",
+    '    "A block in marks."\n    two lines\n\n\n\n    \n',
+]
+
+
+def _raw_opinions() -> list[str]:
+    with gzip.open(OPINIONS, "rt", encoding="utf-8") as handle:
+        return [json.loads(line)["plain_text"] for line in handle]
+
+
+RAW = _raw_opinions()
+
+
+def _check_quotes(text: str) -> None:
+    from citeverify.document import _quotes
+
+    want = [(m.start(), m.group()[0]) for m in _quotes._MARK.finditer(text)]
+    breaks = _quotes._paragraph_spans(text)
+    assert _quotes._marks(text, breaks) == want
+    for quote in [*_quotes._inline(text), *_quotes._blocks(text)]:
+        for count in range(-1, quote.words + 2):
+            assert quote.has_words(count) == (quote.words >= count)
+
+
+def _plain_blocks(text: str) -> list[tuple[int, int, str]]:
+    """The block pass as it read before its first-line shortcut (spans and bodies)."""
+    from citeverify.document import _quotes
+
+    found = []
+    bounds, start = [], 0
+    for match in _quotes._PARAGRAPH.finditer(text):
+        bounds.append((start, match.start()))
+        start = match.end()
+    bounds.append((start, len(text)))
+    for start, end in bounds:
+        paragraph = text[start:end]
+        lines = paragraph.replace("\r", "").split("\n")
+        if not all(_quotes._BLOCK_LINE.match(line) for line in lines if line.strip()):
+            continue
+        if not any(line.strip() for line in lines):
+            continue
+        lead = len(paragraph) - len(paragraph.lstrip())
+        found.append((start + lead, start + len(paragraph.rstrip()), lines[0]))
+    return found
+
+
+def _blocks(text: str) -> list[tuple[int, int, str]]:
+    from citeverify.document import _quotes
+
+    spans = [(q.start, q.end) for q in _quotes._blocks(text)]
+    return [(*span, plain[2]) for span, plain in zip(spans, _plain_blocks(text), strict=False)]
+
+
+@pytest.mark.parametrize("text", [*QUOTE_EDGES, *RAW[:20]])
+def test_quotation_fast_paths(text: str) -> None:
+
+    _check_quotes(text)
+    assert _blocks(text) == _plain_blocks(text)
+
+
+def test_opinions_hold_block_quotations() -> None:
+    assert sum(len(_plain_blocks(text)) for text in RAW) > 20
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                '"',
+                "\u201c",
+                "\u201d",
+                "\n",
+                "\n\n",
+                " ",
+                "    ",
+                "\t",
+                "\r",
+                "\f",
+                "x",
+                "Held",
+                ".",
+                "it's",
+            ]
+        )
+    )
+)
+def test_quotation_fast_paths_on_generated_text(parts: list[str]) -> None:
+
+    text = "".join(parts)
+    _check_quotes(text)
+    assert _blocks(text) == _plain_blocks(text)

@@ -311,10 +311,11 @@ def assemble(text: str, found: Sequence[Found], quotations: Sequence[QuotationSp
     for quote in quotations:
         after = bisect.bisect_left(starts, quote.end)
         supporter = _attribute(text, quote, placed, after)
-        words = quote.words
-        if supporter is None and (words < MIN_QUOTE_WORDS or (quote.block and words < 12)):
+        # Counting stops at the threshold: a long quotation's words are not all read.
+        least = max(MIN_QUOTE_WORDS, 12) if quote.block else MIN_QUOTE_WORDS
+        if supporter is None and not quote.has_words(least):
             continue  # a defined term, a scare quote, an indented heading
-        if supporter is not None and words < MIN_CITED_QUOTE_WORDS:
+        if supporter is not None and not quote.has_words(MIN_CITED_QUOTE_WORDS):
             continue
         qnumber += 1
         position = _position(text, quote.start, quote.end)
