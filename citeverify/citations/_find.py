@@ -28,7 +28,7 @@ from __future__ import annotations
 import functools
 import importlib
 import re
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from typing import Any, ClassVar, Final
 
 import attrs
@@ -867,8 +867,20 @@ def _matches(
     suffix: re.Pattern[str] | None,
     accept: Callable[[re.Match[str]], bool] | None,
 ) -> Iterator[tuple[int, int]]:
+    text = chunk.cleaned
+    # Patterns of a kind often open alike (six statute patterns at a digit): the
+    # offsets where a prefilter matches in this window are found once for all.
+    offsets: dict[re.Pattern[str], list[int]] = {}
     for pattern, first in patterns:
-        for match in _prefiltered(pattern, first, chunk.cleaned, low, high):
+        if first is None:
+            matches: Iterator[re.Match[str]] = pattern.finditer(text, low, high)
+        else:
+            candidates = offsets.get(first)
+            if candidates is None:
+                candidates = [m.start() for m in first.finditer(text, low, high)]
+                offsets[first] = candidates
+            matches = _at_offsets(pattern, candidates, text, low, high)
+        for match in matches:
             if accept is not None and not accept(match):
                 continue
             end = match.end()
@@ -890,19 +902,19 @@ def _finditer(pattern: re.Pattern[str], text: str, low: int, high: int) -> Itera
     match at an offset is the same whether searched or matched there, so the
     matches are the same; ``finditer`` stays the path for any other pattern.
     """
-    return _prefiltered(pattern, _first_characters(pattern), text, low, high)
-
-
-def _prefiltered(
-    pattern: re.Pattern[str], first: re.Pattern[str] | None, text: str, low: int, high: int
-) -> Iterator[re.Match[str]]:
-    """``_finditer`` with the prefilter ``_first_characters(pattern)`` given."""
+    first = _first_characters(pattern)
     if first is None:
-        yield from pattern.finditer(text, low, high)
-        return
+        return pattern.finditer(text, low, high)
+    offsets = (m.start() for m in first.finditer(text, low, high))
+    return _at_offsets(pattern, offsets, text, low, high)
+
+
+def _at_offsets(
+    pattern: re.Pattern[str], offsets: Iterable[int], text: str, low: int, high: int
+) -> Iterator[re.Match[str]]:
+    """``pattern.finditer(text, low, high)`` given, in order, every offset where it can match."""
     position = low
-    for candidate in first.finditer(text, low, high):
-        offset = candidate.start()
+    for offset in offsets:
         if offset < position:
             continue
         match = pattern.match(text, offset, high)
