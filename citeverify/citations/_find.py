@@ -201,12 +201,19 @@ _SIGNAL_BEFORE: Final = re.compile(
 _SIGNAL_WINDOW: Final = 40
 
 
+_BRACKETS: Final = frozenset(";()[]{}")
+# A document repeats its words: the two word tests below are answered once per
+# distinct word (a bounded cache, so a long document holds no more than this).
+_WORD_CACHE: Final = 8192
+
+
+@functools.lru_cache(maxsize=_WORD_CACHE)
 def _name_word(word: str, short: bool) -> bool:
     """Whether a token can be part of a case name (read right to left)."""
     bare = word.strip("\"'*_,")
     if not bare:
         return False
-    if any(c in bare for c in ";()[]{}"):
+    if not _BRACKETS.isdisjoint(bare):
         return False
     if short:
         return bare[0].isupper() or bare in ("v.", "&", "of", "ex", "rel.")
@@ -222,6 +229,7 @@ def _abbreviation(bare: str) -> bool:
     return len(bare) <= 5 or "." in body or "'" in body or bare in _NAME_ABBREVIATIONS
 
 
+@functools.lru_cache(maxsize=_WORD_CACHE)
 def _ends_sentence(word: str, short: bool) -> bool:
     """Whether a token read right to left ends the sentence before a name."""
     bare = word.strip("\"'*_")
