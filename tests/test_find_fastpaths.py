@@ -221,3 +221,29 @@ def test_quotation_fast_paths_on_generated_text(parts: list[str]) -> None:
     text = "".join(parts)
     _check_quotes(text)
     assert _blocks(text) == _plain_blocks(text)
+
+
+# -- assembling ------------------------------------------------------------------
+
+
+def test_evolve_is_attrs_evolve_on_every_citation_of_the_opinions() -> None:
+    """``_assemble._evolve`` gives what ``attrs.evolve`` gives, for every field changed."""
+    import attrs
+
+    from citeverify.citations import find
+    from citeverify.document._assemble import _evolve
+
+    citations = [found.citation for text in RAW[:25] for found in find(text)]
+    kinds = {type(c).__name__ for c in citations}
+    assert {"CaseCitation", "ShortCitation", "StatuteCitation"} <= kinds
+    for citation in citations:
+        assert _evolve(citation) == attrs.evolve(citation)
+        for field in attrs.fields(type(citation)):
+            value = None if field.name != "raw" else "x"
+            try:
+                want = attrs.evolve(citation, **{field.alias: value})
+            except (TypeError, ValueError) as error:
+                with pytest.raises(type(error)):
+                    _evolve(citation, **{field.alias: value})
+                continue
+            assert _evolve(citation, **{field.alias: value}) == want
