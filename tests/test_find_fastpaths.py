@@ -247,3 +247,55 @@ def test_evolve_is_attrs_evolve_on_every_citation_of_the_opinions() -> None:
                     _evolve(citation, **{field.alias: value})
                 continue
             assert _evolve(citation, **{field.alias: value}) == want
+
+
+def _plain_signal(cleaned: str, start: int) -> str | None:
+    match = _find._SIGNAL_BEFORE.search(cleaned[max(0, start - _find._SIGNAL_WINDOW) : start])
+    return None if match is None else " ".join(match.group("signal").split())
+
+
+@pytest.mark.parametrize("index", range(0, len(TEXTS), 5))
+def test_signal_before_is_the_plain_search_at_every_offset(index: int) -> None:
+    text = TEXTS[index][:60_000]
+    chunk = _find._Chunk(text, 0)
+    signals = 0
+    for start in range(len(text) + 1):
+        want = _plain_signal(text, start)
+        assert chunk.signal_before(start) == want, start
+        signals += want is not None
+    assert signals > 0
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "See",
+                "see",
+                " also",
+                " generally",
+                "But",
+                " cf.",
+                "Cf.",
+                "E.g.",
+                " e.g.",
+                ",",
+                " ",
+                "  \n",
+                "\n",
+                "(",
+                "Accord",
+                "contra",
+                "Compare",
+                "x",
+                ";",
+            ]
+        )
+    )
+)
+def test_signal_before_on_generated_text(parts: list[str]) -> None:
+    text = "".join(parts)
+    chunk = _find._Chunk(text, 0)
+    for start in range(len(text) + 1):
+        assert chunk.signal_before(start) == _plain_signal(text, start)

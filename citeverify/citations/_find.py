@@ -199,6 +199,9 @@ _SIGNAL_BEFORE: Final = re.compile(
     r"[Ss]ee|[Cc]f\.|[Cc]ompare|[Aa]ccord|[Cc]ontra|[Ee]\.g\.)(?:,?\s{1,3}e\.g\.)?,?)\s{1,5}$"
 )
 _SIGNAL_WINDOW: Final = 40
+#: The last character of every ``_SIGNAL_BEFORE`` signal ("see", "also", "generally",
+#: "cf.", "e.g.", "accord", "contra", "compare", and any of them with a comma).
+_SIGNAL_LAST: Final = frozenset("eoy.da,")
 
 
 _BRACKETS: Final = frozenset(";()[]{}")
@@ -331,6 +334,10 @@ class _Chunk:
 
     def signal_before(self, start: int) -> str | None:
         window = self.cleaned[max(0, start - _SIGNAL_WINDOW) : start]
+        # Only spaces follow a signal, so the window's last other character ends
+        # one; testing that first spares most citations the search.
+        if window.rstrip()[-1:] not in _SIGNAL_LAST:
+            return None
         match = _SIGNAL_BEFORE.search(window)
         if match is None:
             return None
@@ -602,13 +609,18 @@ _SUPRA: Final = re.compile(
 _SHORT_REPORTER_AT: Final = re.compile(r"\s{0,3},?\s{1,3}at\s{1,3}" + _PIN_TEXT + r"(?![\w])")
 
 
+_PIN_PARTS: Final = re.compile(
+    r"(\*{0,2})(\d{1,7})(?:\s?-\s?\*{0,2}(\d{1,7}))?(?:\s?(nn?\.)\s?(\S+))?"
+)
+
+
 def _short_pin(text: str | None) -> Pinpoint | None:
     if not text:
         return None
     pin = " ".join(text.split())
     if pin.startswith("_"):
         return None
-    match = re.match(r"(\*{0,2})(\d{1,7})(?:\s?-\s?\*{0,2}(\d{1,7}))?(?:\s?(nn?\.)\s?(\S+))?", pin)
+    match = _PIN_PARTS.match(pin)
     if match is None:
         return Pinpoint(text=pin)
     footnote = match.group(5)
