@@ -125,13 +125,15 @@ def _blocks(text: str, breaks: list[tuple[int, int]] | None = None) -> Iterator[
             continue
         paragraph = text[start:end]
         lines = paragraph.replace("\r", "").split("\n")
-        if not lines or not all(_BLOCK_LINE.match(line) for line in lines if line.strip()):
+        stripped = [line.strip() for line in lines]  # each line stripped once
+        pairs = zip(lines, stripped, strict=True)
+        if not all(_BLOCK_LINE.match(line) for line, bare in pairs if bare):
             continue
-        if not any(line.strip() for line in lines):
+        if not any(stripped):
             continue
         lead = len(paragraph) - len(paragraph.lstrip())
         tail = len(paragraph.rstrip())
-        body = " ".join(line.strip() for line in lines if line.strip())
+        body = " ".join(bare for bare in stripped if bare)
         if (
             len(body) >= 2
             and body[0] in '"\u201c'
