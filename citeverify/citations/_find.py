@@ -28,7 +28,7 @@ from __future__ import annotations
 import functools
 import importlib
 import re
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from typing import Any, ClassVar, Final
 
 import attrs
@@ -199,14 +199,24 @@ _SIGNAL_BEFORE: Final = re.compile(
     r"[Ss]ee|[Cc]f\.|[Cc]ompare|[Aa]ccord|[Cc]ontra|[Ee]\.g\.)(?:,?\s{1,3}e\.g\.)?,?)\s{1,5}$"
 )
 _SIGNAL_WINDOW: Final = 40
+#: The last character of every ``_SIGNAL_BEFORE`` signal ("see", "also", "generally",
+#: "cf.", "e.g.", "accord", "contra", "compare", and any of them with a comma).
+_SIGNAL_LAST: Final = frozenset("eoy.da,")
 
 
+_BRACKETS: Final = frozenset(";()[]{}")
+# A document repeats its words: the two word tests below are answered once per
+# distinct word (a bounded cache, so a long document holds no more than this).
+_WORD_CACHE: Final = 8192
+
+
+@functools.lru_cache(maxsize=_WORD_CACHE)
 def _name_word(word: str, short: bool) -> bool:
     """Whether a token can be part of a case name (read right to left)."""
     bare = word.strip("\"'*_,")
     if not bare:
         return False
-    if any(c in bare for c in ";()[]{}"):
+    if not _BRACKETS.isdisjoint(bare):
         return False
     if short:
         return bare[0].isupper() or bare in ("v.", "&", "of", "ex", "rel.")
@@ -222,6 +232,7 @@ def _abbreviation(bare: str) -> bool:
     return len(bare) <= 5 or "." in body or "'" in body or bare in _NAME_ABBREVIATIONS
 
 
+@functools.lru_cache(maxsize=_WORD_CACHE)
 def _ends_sentence(word: str, short: bool) -> bool:
     """Whether a token read right to left ends the sentence before a name."""
     bare = word.strip("\"'*_")
@@ -248,6 +259,23 @@ def _after_break(tokens: list[tuple[int, int, str]], low: int, high: int) -> int
     return high + 1
 
 
+def _offsets(text: str, literals: tuple[str, ...]) -> list[int]:
+    """Every offset where one of ``literals`` begins, in order (overlaps included).
+
+    ``str.find`` jumps to a rare literal in C; a regex opening with a character
+    set (``[()]``, ``[Ii]``) is tried at every offset instead, the bulk of its cost.
+    """
+    found: list[int] = []
+    for literal in literals:
+        at = text.find(literal)
+        while at >= 0:
+            found.append(at)
+            at = text.find(literal, at + 1)
+    if len(literals) > 1:
+        found.sort()
+    return found
+
+
 class _Chunk:
     """One chunk of cleaned text with its token scanner and parenthesis table."""
 
@@ -270,16 +298,19 @@ class _Chunk:
             table: dict[int, int] = {}
             stack: list[int] = []
             depth = 0
-            for match in re.finditer(r"[()]", self.cleaned):
-                if match.group() == "(":
+            text = self.cleaned
+            # Parentheses are rare: ``str.find`` skips to each in C, where a
+            # character-set regex steps through every character.
+            for at in _offsets(text, ("(", ")")):
+                if text[at] == "(":
                     depth += 1
                     if len(stack) < 64:  # deeper is not prose: left unmatched
-                        stack.append(match.start())
+                        stack.append(at)
                 elif depth > len(stack):
                     depth -= 1
                 elif stack:
                     depth -= 1
-                    table[stack.pop()] = match.end()
+                    table[stack.pop()] = at + 1
             self._closers = table
         return self._closers
 
@@ -303,6 +334,10 @@ class _Chunk:
 
     def signal_before(self, start: int) -> str | None:
         window = self.cleaned[max(0, start - _SIGNAL_WINDOW) : start]
+        # Only spaces follow a signal, so the window's last other character ends
+        # one; testing that first spares most citations the search.
+        if window.rstrip()[-1:] not in _SIGNAL_LAST:
+            return None
         match = _SIGNAL_BEFORE.search(window)
         if match is None:
             return None
@@ -574,13 +609,18 @@ _SUPRA: Final = re.compile(
 _SHORT_REPORTER_AT: Final = re.compile(r"\s{0,3},?\s{1,3}at\s{1,3}" + _PIN_TEXT + r"(?![\w])")
 
 
+_PIN_PARTS: Final = re.compile(
+    r"(\*{0,2})(\d{1,7})(?:\s?-\s?\*{0,2}(\d{1,7}))?(?:\s?(nn?\.)\s?(\S+))?"
+)
+
+
 def _short_pin(text: str | None) -> Pinpoint | None:
     if not text:
         return None
     pin = " ".join(text.split())
     if pin.startswith("_"):
         return None
-    match = re.match(r"(\*{0,2})(\d{1,7})(?:\s?-\s?\*{0,2}(\d{1,7}))?(?:\s?(nn?\.)\s?(\S+))?", pin)
+    match = _PIN_PARTS.match(pin)
     if match is None:
         return Pinpoint(text=pin)
     footnote = match.group(5)
@@ -602,10 +642,32 @@ def _short_name(chunk: _Chunk, start: int, floor: int) -> tuple[int, str] | None
     return name_start, name
 
 
+#: What every ``_ID`` match begins with.
+_ID_LITERALS: Final = ("Id.", "id.", "Ibid", "ibid")
+
+
+def _id_matches(cleaned: str) -> Iterator[re.Match[str]]:
+    """Exactly ``_ID.finditer(cleaned)``, tried only where a match can begin.
+
+    Every match begins with one of ``_ID_LITERALS`` (the ``word`` group), which
+    ``str.find`` finds in C; ``finditer`` would try the pattern at every ``i``.
+    A match at an offset is the same whether searched or matched there, and
+    like ``finditer`` the next match is sought past the last one's end.
+    """
+    position = 0
+    for offset in _offsets(cleaned, _ID_LITERALS):
+        if offset < position:
+            continue
+        match = _ID.match(cleaned, offset)
+        if match is not None:
+            yield match
+            position = match.end()
+
+
 def _shorts(chunk: _Chunk, original: str) -> Iterator[Found]:
     cleaned = chunk.cleaned
     found: list[Found] = []
-    for match in _ID.finditer(cleaned):
+    for match in _id_matches(cleaned):
         word = match.group("word")
         form = "ibid" if word.lower().startswith("ibid") else "id"
         section = match.group("section")
@@ -685,7 +747,9 @@ def _short_reporters(chunk: _Chunk, original: str) -> Iterator[Found]:
         yield _found(chunk, start, end, citation)
 
 
-_AT: Final = re.compile(r"\sat\s{1,3}[\d*_]")
+# Opens with its literal, the space before read by a lookbehind: the engine skips
+# ahead to each "at" rather than trying the pattern at every space.
+_AT: Final = re.compile(r"at(?<=\sat)\s{1,3}[\d*_]")
 
 
 def _volumes_before_at(chunk: _Chunk) -> Iterator[int]:
@@ -697,7 +761,7 @@ def _volumes_before_at(chunk: _Chunk) -> Iterator[int]:
     tokens = chunk.scanner.tokens
     last = -1
     for match in _AT.finditer(chunk.cleaned):
-        at_token = chunk.scanner.token_at(match.start() + 1)
+        at_token = chunk.scanner.token_at(match.start())
         low = max(last + 1, at_token - _case._MAX_REPORTER_TOKENS - 1)
         for index in range(at_token - 2, low - 1, -1):
             word = tokens[index][2]
@@ -799,8 +863,11 @@ def _by_pattern(
     gives for the citation's own text.
     """
     spans: list[tuple[int, int]] = []
+    # Each pattern's prefilter looked up once, not per window: a compiled
+    # pattern's hash reads its whole code, a few microseconds each time.
+    prefiltered = [(pattern, _first_characters(pattern)) for pattern in patterns]
     for low, high in _windows(trigger, chunk.cleaned):
-        spans.extend(_matches(chunk, low, high, patterns, suffix, accept))
+        spans.extend(_matches(chunk, low, high, prefiltered, suffix, accept))
     spans = sorted(set(spans), key=lambda s: (s[0], -s[1]))
     last_end = -1
     for start, end in spans:
@@ -816,12 +883,24 @@ def _matches(
     chunk: _Chunk,
     low: int,
     high: int,
-    patterns: tuple[re.Pattern[str], ...],
+    patterns: list[tuple[re.Pattern[str], re.Pattern[str] | None]],
     suffix: re.Pattern[str] | None,
     accept: Callable[[re.Match[str]], bool] | None,
 ) -> Iterator[tuple[int, int]]:
-    for pattern in patterns:
-        for match in _finditer(pattern, chunk.cleaned, low, high):
+    text = chunk.cleaned
+    # Patterns of a kind often open alike (six statute patterns at a digit): the
+    # offsets where a prefilter matches in this window are found once for all.
+    offsets: dict[re.Pattern[str], list[int]] = {}
+    for pattern, first in patterns:
+        if first is None:
+            matches: Iterator[re.Match[str]] = pattern.finditer(text, low, high)
+        else:
+            candidates = offsets.get(first)
+            if candidates is None:
+                candidates = [m.start() for m in first.finditer(text, low, high)]
+                offsets[first] = candidates
+            matches = _at_offsets(pattern, candidates, text, low, high)
+        for match in matches:
             if accept is not None and not accept(match):
                 continue
             end = match.end()
@@ -845,11 +924,17 @@ def _finditer(pattern: re.Pattern[str], text: str, low: int, high: int) -> Itera
     """
     first = _first_characters(pattern)
     if first is None:
-        yield from pattern.finditer(text, low, high)
-        return
+        return pattern.finditer(text, low, high)
+    offsets = (m.start() for m in first.finditer(text, low, high))
+    return _at_offsets(pattern, offsets, text, low, high)
+
+
+def _at_offsets(
+    pattern: re.Pattern[str], offsets: Iterable[int], text: str, low: int, high: int
+) -> Iterator[re.Match[str]]:
+    """``pattern.finditer(text, low, high)`` given, in order, every offset where it can match."""
     position = low
-    for candidate in first.finditer(text, low, high):
-        offset = candidate.start()
+    for offset in offsets:
         if offset < position:
             continue
         match = pattern.match(text, offset, high)

@@ -26,7 +26,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final, TypeVar
 
 import attrs
 
@@ -63,6 +63,9 @@ _SHORT_SIGNAL: Final = re.compile(
 _WORD: Final = re.compile(r"[A-Za-z]{2,}")
 
 Full = CaseCitation | StatuteCitation | RuleCitation | ConstitutionCitation
+# Looked up once: an enum member read through its class costs a lookup each time.
+_CASE: Final = ItemType.CASE
+_QUOTE: Final = ItemType.QUOTE
 _KIND_TYPES: Final = {
     "case": ItemType.CASE,
     "statute": ItemType.STATUTE,
@@ -160,10 +163,10 @@ class _Walk:
                 title = f"{citation.title} " if citation.title else ""
                 reparsed = parse(f"{title}{citation.code} § {short.section}", "statute")
                 if isinstance(reparsed, StatuteCitation):
-                    return attrs.evolve(reparsed, raw=short.raw), last.full_id
-            return attrs.evolve(citation, raw=short.raw), last.full_id
+                    return _evolve(reparsed, raw=short.raw), last.full_id
+            return _evolve(citation, raw=short.raw), last.full_id
         if isinstance(citation, RuleCitation | ConstitutionCitation):
-            return attrs.evolve(citation, raw=short.raw), last.full_id
+            return _evolve(citation, raw=short.raw), last.full_id
         return _no_antecedent(short, "what comes before it is not a citation")
 
     def resolved(self, task_id: str, full_id: str, citation: ParsedCitation) -> None:
@@ -176,9 +179,31 @@ def _as_short(citation: CaseCitation, short: ShortCitation, pin: Pinpoint | None
     Only the pin is the short form's own: the name, year and court were
     compared where the full citation stands, and are not repeated here.
     """
-    return attrs.evolve(
+    return _evolve(
         citation, raw=short.raw, pin=pin, case_name=None, year=None, court=None, parallels=()
     )
+
+
+_T = TypeVar("_T", bound=attrs.AttrsInstance)
+#: Per attrs class, each field ``__init__`` takes: (attribute name, argument name).
+_INIT_FIELDS: dict[type[Any], tuple[tuple[str, str], ...]] = {}
+
+
+def _evolve(instance: _T, **changes: Any) -> _T:
+    """``attrs.evolve``, with the class's fields read once rather than on every call.
+
+    Short forms are resolved by the thousand in a long brief; ``attrs.evolve``
+    looks the fields up (and resolves generic bases) each time.
+    """
+    cls = type(instance)
+    fields = _INIT_FIELDS.get(cls)
+    if fields is None:
+        fields = tuple((a.name, a.alias) for a in attrs.fields(cls) if a.init)
+        _INIT_FIELDS[cls] = fields
+    for name, alias in fields:
+        if alias not in changes:
+            changes[alias] = getattr(instance, name)
+    return cls(**changes)
 
 
 def _reporter(citation: ParsedCitation | None) -> str | None:
@@ -205,7 +230,7 @@ def _gap_ok(text: str, start: int, end: int, *, block: bool) -> bool:
     if end - start > _MAX_GAP:
         return False
     gap = text[start:end]
-    if "\n\n" in gap.replace("\r", "") and not block:
+    if not block and "\n\n" in (gap.replace("\r", "") if "\r" in gap else gap):
         return False
     if block:
         gap = gap.strip()
@@ -283,7 +308,7 @@ def assemble(text: str, found: Sequence[Found], quotations: Sequence[QuotationSp
                 resolved, full_id = got
                 task = Task(
                     id=task_id,
-                    type=_KIND_TYPES.get(resolved.kind, ItemType.CASE),
+                    type=_KIND_TYPES.get(resolved.kind, _CASE),
                     raw=position.text or "",
                     citations=(resolved,),
                     citation_id=full_id,
@@ -295,7 +320,7 @@ def assemble(text: str, found: Sequence[Found], quotations: Sequence[QuotationSp
         else:
             task = Task(
                 id=task_id,
-                type=_KIND_TYPES.get(citation.kind, ItemType.CASE),
+                type=_KIND_TYPES.get(citation.kind, _CASE),
                 raw=position.text or "",
                 citations=(citation,),
                 position=position,
@@ -311,17 +336,18 @@ def assemble(text: str, found: Sequence[Found], quotations: Sequence[QuotationSp
     for quote in quotations:
         after = bisect.bisect_left(starts, quote.end)
         supporter = _attribute(text, quote, placed, after)
-        words = quote.words
-        if supporter is None and (words < MIN_QUOTE_WORDS or (quote.block and words < 12)):
+        # Counting stops at the threshold: a long quotation's words are not all read.
+        least = max(MIN_QUOTE_WORDS, 12) if quote.block else MIN_QUOTE_WORDS
+        if supporter is None and not quote.has_words(least):
             continue  # a defined term, a scare quote, an indented heading
-        if supporter is not None and words < MIN_CITED_QUOTE_WORDS:
+        if supporter is not None and not quote.has_words(MIN_CITED_QUOTE_WORDS):
             continue
         qnumber += 1
         position = _position(text, quote.start, quote.end)
         if supporter is None:
             task = Task(
                 id=f"q{qnumber}",
-                type=ItemType.QUOTE,
+                type=_QUOTE,
                 raw="",
                 quote_text=quote.quote,
                 position=position,
@@ -332,7 +358,7 @@ def assemble(text: str, found: Sequence[Found], quotations: Sequence[QuotationSp
             full_id = supporter.task.citation_id or supporter.task.id
             task = Task(
                 id=f"q{qnumber}",
-                type=ItemType.QUOTE,
+                type=_QUOTE,
                 raw="",
                 quote_text=quote.quote,
                 parent=supporter.task.id,
