@@ -1,4 +1,7 @@
-"""The case scanner's candidate pattern matches exactly where its plain form does.
+"""The case scanner's fast paths against their plain definitions.
+
+The tokenizer for long texts (a whitespace split, then a pass for the "(" and "["
+that ``_TOKEN`` splits off) yields exactly ``_TOKEN``'s tokens.
 
 ``case._CANDIDATE`` is written to open with its first characters (so the regex
 engine can skip to them) instead of with a lookbehind; the plain form below is
@@ -44,3 +47,31 @@ def test_candidates_match_the_plain_form_on_real_opinions() -> None:
         assert spans == _spans(PLAIN, text)
         found += len(spans)
     assert found > 1000  # the opinions are dense with citations: the test saw real matches
+
+
+_PIECES = [
+    " ", "\n", "\t", "\u00a0", "(", "[", ")", "((", "T.", "No.", "T.C.", "0", "12", "a", "v."
+]
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=80).map("".join), st.sampled_from(["x", " "]))
+def test_long_text_tokens_are_the_token_regex_tokens(middle: str, pad: str) -> None:
+    text = pad * 1030 + middle + pad * 3  # past the short-text path
+    expected = [(m.start(), m.end(), m.group()) for m in case._TOKEN.finditer(text)]
+    tokens, starts = case._tokens_and_starts(text)
+    assert tokens == expected
+    assert starts == [start for start, _end, _word in expected]
+
+
+def test_opinion_tokens_are_the_token_regex_tokens() -> None:
+    with gzip.open(OPINIONS, "rt", encoding="utf-8") as handle:
+        texts = [json.loads(line)["plain_text"] for line in handle][:10]
+    split = 0
+    for text in texts:
+        expected = [(m.start(), m.end(), m.group()) for m in case._TOKEN.finditer(text)]
+        tokens, starts = case._tokens_and_starts(text)
+        assert tokens == expected
+        assert starts == [start for start, _end, _word in expected]
+        split += sum(1 for _s, _e, word in tokens if word in "([")
+    assert split > 100  # "(1973)": the opener pass did real work
