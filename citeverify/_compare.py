@@ -14,9 +14,7 @@ import unicodedata
 from collections import defaultdict
 from functools import cache, lru_cache
 from pathlib import Path
-from typing import Any, Final
-
-import attrs
+from typing import Any, Final, NamedTuple
 
 from citeverify._model import Comparison
 from citeverify.citations._types import CaseCitation, Pinpoint
@@ -213,17 +211,28 @@ def _fold(text: str) -> str:
 
 def split_parties(name: str) -> tuple[str, ...]:
     """The parties of a case name: ``("roe", "wade")``; one element for ``In re X``."""
-    cleaned = _ET_AL.sub(" ", name[:_MAX_NAME])
+    cleaned = name[:_MAX_NAME]
+    # Every "et al."/"etc." holds "et": a name without it (most) skips the substitution.
+    # Only for ASCII, where case-insensitive matching is plain lower-casing.
+    if not cleaned.isascii() or "et" in cleaned.lower():
+        cleaned = _ET_AL.sub(" ", cleaned)
     # A lower-case "v." first: "R. A. V. v. St. Paul" and "Verlinden B. V. v. Central Bank"
-    # hold a "V." that is an initial.
-    versus = _LOWER_VERSUS if _LOWER_VERSUS.search(cleaned) else _VERSUS
-    parts = versus.split(cleaned, maxsplit=1)
-    return tuple(p.strip(" ,;") for p in parts if p.strip(" ,;"))
+    # hold a "V." that is an initial.  The first match is where ``split(maxsplit=1)`` cuts.
+    versus = _LOWER_VERSUS.search(cleaned)
+    if versus is not None:
+        parts: list[str] = [cleaned[: versus.start()], cleaned[versus.end() :]]
+    else:
+        parts = _VERSUS.split(cleaned, maxsplit=1)
+    stripped = [p.strip(" ,;") for p in parts]
+    return tuple(p for p in stripped if p)
 
 
-@attrs.frozen
-class _Party:
-    """A party's identifying words (canonical) and their raw spellings (for initialisms)."""
+class _Party(NamedTuple):
+    """A party's identifying words (canonical) and their raw spellings (for initialisms).
+
+    A named tuple, not an attrs class: one is built per party compared, and a
+    tuple is built several times faster.
+    """
 
     words: tuple[str, ...]
     raw: tuple[str, ...]
@@ -231,32 +240,66 @@ class _Party:
     whole_raw: tuple[str, ...]
 
 
-def _words(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+def _expand(token: str) -> tuple[str, ...]:
+    """A word's canonical pieces that carry identity (none for noise): the general rule.
+
+    ``token`` is a word as ``_WORD`` reads it, final period and apostrophes dropped.
+    """
     canonical, _ = _tables()
+    if token in _NOISE and token not in canonical:
+        return ()
+    expanded = canonical.get(token)
+    if expanded is None:
+        plain = token.replace(".", "")
+        expanded = canonical.get(plain) or canonical.get(_stem(plain), (_stem(plain),))
+    return tuple(p for p in expanded if p not in _NOISE and _stem(p) not in _NOISE)
+
+
+@cache
+def _known() -> dict[str, tuple[str, ...]]:
+    """``_expand`` of every word the tables and the noise list name, computed once.
+
+    Most words of a case name are names (Roe, Wade) that ``_expand`` reads in a
+    few steps; the table words (abbreviations, their long forms, noise) are the
+    ones whose expansion takes many, so those are answered from this table.
+    """
+    canonical, _ = _tables()
+    return {token: _expand(token) for token in (*canonical, *_NOISE)}
+
+
+def _words(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    known = _known()
     words: list[str] = []
     raw_words: list[str] = []
-    for raw in _WORD.findall(_INITIALS.sub(r"\1.", text)):
+    if "." in text:  # initials with spaces ("r. a. v.") hold a period
+        text = _INITIALS.sub(r"\1.", text)
+    for raw in _WORD.findall(text):
         token = raw.rstrip(".").replace("'", "")
-        if token in _NOISE and token not in canonical:
-            continue
-        expanded = canonical.get(token)
-        if expanded is None:
-            plain = token.replace(".", "")
-            expanded = canonical.get(plain) or canonical.get(_stem(plain), (_stem(plain),))
-        for piece in expanded:
-            if piece not in _NOISE and _stem(piece) not in _NOISE:
-                words.append(piece)
-                raw_words.append(token.replace(".", ""))
-        if len(words) >= _MAX_WORDS:
-            break
+        pieces = known.get(token)
+        if pieces is None:
+            pieces = _expand(token)
+        if pieces:
+            words += pieces
+            raw_words += (token.replace(".", ""),) * len(pieces)
+            if len(words) >= _MAX_WORDS:
+                break
     return tuple(words), tuple(raw_words)
+
+
+# First words of the texts ``_PREFIX`` removes: a party opening with none skips it.
+_PREFIX_HEADS: Final = ("in", "ex", "matter", "petition", "application")
 
 
 @lru_cache(maxsize=65536)
 def _party(party: str) -> _Party:
     text = _fold(party)
-    text = _PREFIX.sub("", text)
-    text = _EX_REL.sub(" ", text)
+    # The prefix and "ex rel." substitutions run only where they can match (for
+    # ASCII, where the folded text is what their case-insensitive patterns see).
+    ascii_text = text.isascii()
+    if not ascii_text or text.startswith(_PREFIX_HEADS):
+        text = _PREFIX.sub("", text)
+    if not ascii_text or "rel" in text:
+        text = _EX_REL.sub(" ", text)
     head = text.split(",", 1)[0]
     words, raw = _words(head)
     whole, whole_raw = words, raw
