@@ -118,7 +118,12 @@ _MAX_NAME = 1000  # characters of a case name read; longer input is cut (bounded
 _MAX_WORDS = 40  # words of one party compared
 _VERSUS: Final = re.compile(r"\s+(?:v\.?|vs\.?|versus)\s+", re.IGNORECASE)
 _LOWER_VERSUS: Final = re.compile(r"\s+(?:v\.?|vs\.?|versus)\s+")
-_ET_AL: Final = re.compile(r",?\s*\bet\.?\s+(?:al|ux|vir)\b\.?,?|,?\s*\betc\.,?", re.IGNORECASE)
+# ",?\s*\bet\.?\s+(?:al|ux|vir)\b\.?,?|,?\s*\betc\.,?" with the common head factored out
+# and a lookahead on the first character: the same matches, found in half the steps
+# (the engine no longer tries both alternatives at every position of the name).
+_ET_AL: Final = re.compile(
+    r"(?=[,\se]),?\s*\bet(?:\.?\s+(?:al|ux|vir)\b\.?,?|c\.,?)", re.IGNORECASE
+)
 _WORD: Final = re.compile(r"[a-z0-9]+(?:'[a-z]+)?(?:\.[a-z0-9]+)*")
 _INITIALS: Final = re.compile(r"\b([a-z])\.\s+(?=[a-z]\.)")
 _PREFIX: Final = re.compile(
@@ -240,6 +245,19 @@ class _Party(NamedTuple):
     whole_raw: tuple[str, ...]
 
 
+def _dropped_words() -> frozenset[str]:
+    """Every word ``w`` with ``w in _NOISE or _stem(w) in _NOISE``, listed once.
+
+    A word stems to a noise word ``n`` only as ``n`` itself, ``n + "s"`` or, for
+    ``n`` ending in "y", ``n[:-1] + "ies"``: those candidates, checked by the rule.
+    """
+    candidates = {x for n in _NOISE for x in (n, n + "s", n[:-1] + "ies")}
+    return frozenset(w for w in candidates if w in _NOISE or _stem(w) in _NOISE)
+
+
+_DROPPED: Final = _dropped_words()
+
+
 def _expand(token: str) -> tuple[str, ...]:
     """A word's canonical pieces that carry identity (none for noise): the general rule.
 
@@ -251,8 +269,13 @@ def _expand(token: str) -> tuple[str, ...]:
     expanded = canonical.get(token)
     if expanded is None:
         plain = token.replace(".", "")
-        expanded = canonical.get(plain) or canonical.get(_stem(plain), (_stem(plain),))
-    return tuple(p for p in expanded if p not in _NOISE and _stem(p) not in _NOISE)
+        expanded = canonical.get(plain)
+        if not expanded:
+            stem = _stem(plain)
+            expanded = canonical.get(stem, (stem,))
+    if len(expanded) == 1:  # most words: one piece, kept or not (no generator)
+        return () if expanded[0] in _DROPPED else expanded
+    return tuple(p for p in expanded if p not in _DROPPED)
 
 
 @cache
@@ -355,7 +378,11 @@ def _words_match(cited: _Party, found_words: tuple[str, ...], found_raw: tuple[s
     wanted = [
         (w, r) for w, r in zip(cited.words, cited.raw, strict=True) if w not in _GENERIC
     ] or list(zip(cited.words, cited.raw, strict=True))
-    if all(_word_in(w, r, found_words, found_raw) for w, r in wanted):
+    for w, r in wanted:
+        # ``w in found_words`` first, inline: most cited words are found as they are.
+        if w not in found_words and not _word_in(w, r, found_words, found_raw):
+            break
+    else:
         return True
     # The found party as an initialism of the cited one ("NRDC" found, the full name cited).
     if len(found_raw) == 1 and len(found_raw[0]) >= 2 and _initials(cited.words) == found_raw[0]:

@@ -12,8 +12,12 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 import sys
 from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from citeverify import _compare
 
@@ -57,3 +61,43 @@ def test_party_words_are_unchanged() -> None:
         if make_names_golden.party_record(party) != want
     ]
     assert not wrong, f"{len(wrong)} parties changed, e.g. {wrong[:10]}"
+
+
+# The et-al pattern as first written (two alternatives, each tried at every position).
+_ET_AL_AS_WRITTEN = re.compile(
+    r",?\s*\bet\.?\s+(?:al|ux|vir)\b\.?,?|,?\s*\betc\.,?", re.IGNORECASE
+)
+_ET_AL_TEXT = st.lists(
+    st.sampled_from(
+        ["et", "Et", "ET", "al", "AL.", "ux", "vir", "etc.", "c.", ".", ",", " ", "\t", "e", "t",
+         "x", "Smith", "street", "\u00e9t", "\u0130"]
+    ),
+    max_size=12,
+).map("".join)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(_ET_AL_TEXT)
+def test_et_al_pattern_substitutes_as_written(text: str) -> None:
+    """The factored et-al pattern removes exactly what the pattern as written removed."""
+    assert _compare._ET_AL.sub(" ", text) == _ET_AL_AS_WRITTEN.sub(" ", text)
+
+
+def test_et_al_pattern_on_every_pinned_name() -> None:
+    names = {name for pair in PAIRS for name in pair}
+    wrong = [n for n in names if _compare._ET_AL.sub(" ", n) != _ET_AL_AS_WRITTEN.sub(" ", n)]
+    assert not wrong
+
+
+@given(st.text(alphabet="abcdeilnorstuyz'.", max_size=12))
+def test_dropped_words_are_noise_or_stem_to_noise(word: str) -> None:
+    """``_DROPPED`` lists exactly the words noise or stemming to noise."""
+    expected = word in _compare._NOISE or _compare._stem(word) in _compare._NOISE
+    assert (word in _compare._DROPPED) is expected
+
+
+def test_dropped_words_on_every_noise_form() -> None:
+    for noise in _compare._NOISE:
+        for word in (noise, noise + "s", noise + "es", noise[:-1] + "ies", noise[:-1]):
+            expected = word in _compare._NOISE or _compare._stem(word) in _compare._NOISE
+            assert (word in _compare._DROPPED) is expected, word
