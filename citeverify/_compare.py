@@ -199,6 +199,8 @@ def _tables() -> tuple[dict[str, tuple[str, ...]], frozenset[tuple[str, ...]]]:
 
 def _stem(word: str) -> str:
     """A crude plural fold: "companies" -> "company", "associations" -> "association"."""
+    if word[-1:] != "s":  # most words; both rules below need a final "s"
+        return word
     if len(word) > 4 and word.endswith("ies"):
         return word[:-3] + "y"
     if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
@@ -228,8 +230,7 @@ def split_parties(name: str) -> tuple[str, ...]:
         parts: list[str] = [cleaned[: versus.start()], cleaned[versus.end() :]]
     else:
         parts = _VERSUS.split(cleaned, maxsplit=1)
-    stripped = [p.strip(" ,;") for p in parts]
-    return tuple(p for p in stripped if p)
+    return tuple(filter(None, [p.strip(" ,;") for p in parts]))
 
 
 class _Party(NamedTuple):
@@ -278,16 +279,22 @@ def _expand(token: str) -> tuple[str, ...]:
     return tuple(p for p in expanded if p not in _DROPPED)
 
 
+def _expand_with_raw(token: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """``_expand(token)`` and, for each piece, the spelling the initialism checks read."""
+    pieces = _expand(token)
+    return pieces, (token.replace(".", ""),) * len(pieces)
+
+
 @cache
-def _known() -> dict[str, tuple[str, ...]]:
-    """``_expand`` of every word the tables and the noise list name, computed once.
+def _known() -> dict[str, tuple[tuple[str, ...], tuple[str, ...]]]:
+    """``_expand_with_raw`` of every word the tables and the noise list name, computed once.
 
     Most words of a case name are names (Roe, Wade) that ``_expand`` reads in a
     few steps; the table words (abbreviations, their long forms, noise) are the
     ones whose expansion takes many, so those are answered from this table.
     """
     canonical, _ = _tables()
-    return {token: _expand(token) for token in (*canonical, *_NOISE)}
+    return {token: _expand_with_raw(token) for token in (*canonical, *_NOISE)}
 
 
 def _words(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -296,14 +303,22 @@ def _words(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     raw_words: list[str] = []
     if "." in text:  # initials with spaces ("r. a. v.") hold a period
         text = _INITIALS.sub(r"\1.", text)
+    # ``_WORD`` never ends a word with a period or an apostrophe.
     for raw in _WORD.findall(text):
-        token = raw.rstrip(".").replace("'", "")
-        pieces = known.get(token)
-        if pieces is None:
-            pieces = _expand(token)
+        token = raw.replace("'", "")
+        entry = known.get(token)
+        if entry is None:
+            if token[-1] != "s" and "." not in token:
+                # Fast path, most names (Roe, Wade): a word no table names, with no
+                # period and no plural ending, is its own single piece; ``_expand``
+                # gives the same (tested over every pinned word).
+                entry = (token,), (token,)
+            else:
+                entry = _expand_with_raw(token)
+        pieces, raws = entry
         if pieces:
             words += pieces
-            raw_words += (token.replace(".", ""),) * len(pieces)
+            raw_words += raws
             if len(words) >= _MAX_WORDS:
                 break
     return tuple(words), tuple(raw_words)
@@ -328,7 +343,8 @@ def _party(party: str) -> _Party:
     whole, whole_raw = words, raw
     if "," in text and set(words) <= _UNION_HEADS:
         whole, whole_raw = _words(text.replace(",", " "))
-    return _Party(words, raw, whole, whole_raw)
+    # ``tuple.__new__`` skips the named tuple's Python-level ``__new__`` (one per party).
+    return tuple.__new__(_Party, (words, raw, whole, whole_raw))
 
 
 def normalize_party(party: str) -> tuple[str, ...]:
