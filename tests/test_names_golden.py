@@ -79,13 +79,13 @@ _ET_AL_TEXT = st.lists(
 @settings(max_examples=2000, deadline=None)
 @given(_ET_AL_TEXT)
 def test_et_al_pattern_substitutes_as_written(text: str) -> None:
-    """The factored et-al pattern removes exactly what the pattern as written removed."""
-    assert _compare._ET_AL.sub(" ", text) == _ET_AL_AS_WRITTEN.sub(" ", text)
+    """``_drop_et_al`` removes exactly what the et-al pattern as written removed."""
+    assert _compare._drop_et_al(text) == _ET_AL_AS_WRITTEN.sub(" ", text)
 
 
 def test_et_al_pattern_on_every_pinned_name() -> None:
     names = {name for pair in PAIRS for name in pair}
-    wrong = [n for n in names if _compare._ET_AL.sub(" ", n) != _ET_AL_AS_WRITTEN.sub(" ", n)]
+    wrong = [n for n in names if _compare._drop_et_al(n) != _ET_AL_AS_WRITTEN.sub(" ", n)]
     assert not wrong
 
 
@@ -101,3 +101,28 @@ def test_dropped_words_on_every_noise_form() -> None:
         for word in (noise, noise + "s", noise + "es", noise[:-1] + "ies", noise[:-1]):
             expected = word in _compare._NOISE or _compare._stem(word) in _compare._NOISE
             assert (word in _compare._DROPPED) is expected, word
+
+
+def _plain(word: str) -> bool:
+    """The words ``_words`` reads without ``_expand``: no table names them, no period, no
+    final s."""
+    return word not in _compare._known() and "." not in word and not word.endswith("s")
+
+
+def test_plain_words_are_their_own_piece_on_every_pinned_word() -> None:
+    """``_words``' fast path (a plain word is its own piece) is what ``_expand`` gives."""
+    words = {
+        w.replace("'", "")
+        for pair in PAIRS
+        for name in pair
+        for w in _compare._WORD.findall(_compare._fold(name))
+    }
+    plain = [w for w in words if _plain(w)]
+    assert len(plain) > 10_000
+    assert [w for w in plain if _compare._expand(w) != (w,)] == []
+
+
+@given(st.text(alphabet="abcdefilnorstuvy0'", min_size=1, max_size=10))
+def test_plain_words_are_their_own_piece(word: str) -> None:
+    if _plain(word):
+        assert _compare._expand(word) == (word,)
