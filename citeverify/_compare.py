@@ -323,7 +323,9 @@ def _words(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     known = _known()
     words: list[str] = []
     raw_words: list[str] = []
-    if "." in text:  # initials with spaces ("r. a. v.") hold a period
+    # Initials with spaces ("r. a. v.") hold a period; a search first, as ``sub`` with a
+    # template costs several times a search even where nothing matches.
+    if "." in text and _INITIALS.search(text):
         text = _INITIALS.sub(r"\1.", text)
     # ``_WORD`` never ends a word with a period or an apostrophe.
     for raw in _WORD.findall(text):
