@@ -14,9 +14,7 @@ import unicodedata
 from collections import defaultdict
 from functools import cache, lru_cache
 from pathlib import Path
-from typing import Any, Final
-
-import attrs
+from typing import Any, Final, NamedTuple
 
 from citeverify._model import Comparison
 from citeverify.citations._types import CaseCitation, Pinpoint
@@ -120,7 +118,8 @@ _MAX_NAME = 1000  # characters of a case name read; longer input is cut (bounded
 _MAX_WORDS = 40  # words of one party compared
 _VERSUS: Final = re.compile(r"\s+(?:v\.?|vs\.?|versus)\s+", re.IGNORECASE)
 _LOWER_VERSUS: Final = re.compile(r"\s+(?:v\.?|vs\.?|versus)\s+")
-_ET_AL: Final = re.compile(r",?\s*\bet\.?\s+(?:al|ux|vir)\b\.?,?|,?\s*\betc\.,?", re.IGNORECASE)
+# The core of an "et al."/"et ux."/"etc." (``_drop_et_al`` extends it left over ",?\s*").
+_ET_AL_CORE: Final = re.compile(r"\bet(?:\.?\s+(?:al|ux|vir)\b\.?,?|c\.,?)", re.IGNORECASE)
 _WORD: Final = re.compile(r"[a-z0-9]+(?:'[a-z]+)?(?:\.[a-z0-9]+)*")
 _INITIALS: Final = re.compile(r"\b([a-z])\.\s+(?=[a-z]\.)")
 _PREFIX: Final = re.compile(
@@ -196,6 +195,8 @@ def _tables() -> tuple[dict[str, tuple[str, ...]], frozenset[tuple[str, ...]]]:
 
 def _stem(word: str) -> str:
     """A crude plural fold: "companies" -> "company", "associations" -> "association"."""
+    if word[-1:] != "s":  # most words; both rules below need a final "s"
+        return word
     if len(word) > 4 and word.endswith("ies"):
         return word[:-3] + "y"
     if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
@@ -211,19 +212,55 @@ def _fold(text: str) -> str:
     return text.replace("\u2019", "'").replace("\u2018", "'").casefold()
 
 
+def _drop_et_al(name: str) -> str:
+    """``name`` with each ``,?\\s*\\bet\\.?\\s+(?:al|ux|vir)\\b\\.?,?|,?\\s*\\betc\\.,?``
+    (case-insensitive) replaced by a space.
+
+    Why not that pattern's ``sub``: its optional head made the engine try both
+    alternatives at every position of every name (a fifth of a comparison's cost).
+    Its matches are exactly the cores ``_ET_AL_CORE`` finds, each extended left
+    over the whitespace before it and then one comma, never into the previous
+    match; a test compares the two on every pinned name and generated text.
+    """
+    pieces: list[str] = []
+    last = 0
+    for core in _ET_AL_CORE.finditer(name):
+        start = core.start()
+        while start > last and name[start - 1].isspace():
+            start -= 1
+        if start > last and name[start - 1] == ",":
+            start -= 1
+        pieces += (name[last:start], " ")
+        last = core.end()
+    if not pieces:
+        return name
+    pieces.append(name[last:])
+    return "".join(pieces)
+
+
 def split_parties(name: str) -> tuple[str, ...]:
     """The parties of a case name: ``("roe", "wade")``; one element for ``In re X``."""
-    cleaned = _ET_AL.sub(" ", name[:_MAX_NAME])
+    cleaned = name[:_MAX_NAME]
+    # Every "et al."/"etc." holds "et": a name without it skips the search.  Only for
+    # ASCII, where case-insensitive matching is plain lower-casing.
+    if not cleaned.isascii() or "et" in cleaned.lower():
+        cleaned = _drop_et_al(cleaned)
     # A lower-case "v." first: "R. A. V. v. St. Paul" and "Verlinden B. V. v. Central Bank"
-    # hold a "V." that is an initial.
-    versus = _LOWER_VERSUS if _LOWER_VERSUS.search(cleaned) else _VERSUS
-    parts = versus.split(cleaned, maxsplit=1)
-    return tuple(p.strip(" ,;") for p in parts if p.strip(" ,;"))
+    # hold a "V." that is an initial.  The first match is where ``split(maxsplit=1)`` cuts.
+    versus = _LOWER_VERSUS.search(cleaned)
+    if versus is not None:
+        parts: list[str] = [cleaned[: versus.start()], cleaned[versus.end() :]]
+    else:
+        parts = _VERSUS.split(cleaned, maxsplit=1)
+    return tuple(filter(None, [p.strip(" ,;") for p in parts]))
 
 
-@attrs.frozen
-class _Party:
-    """A party's identifying words (canonical) and their raw spellings (for initialisms)."""
+class _Party(NamedTuple):
+    """A party's identifying words (canonical) and their raw spellings (for initialisms).
+
+    A named tuple, not an attrs class: one is built per party compared, and a
+    tuple is built several times faster.
+    """
 
     words: tuple[str, ...]
     raw: tuple[str, ...]
@@ -231,38 +268,107 @@ class _Party:
     whole_raw: tuple[str, ...]
 
 
-def _words(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+def _dropped_words() -> frozenset[str]:
+    """Every word ``w`` with ``w in _NOISE or _stem(w) in _NOISE``, listed once.
+
+    A word stems to a noise word ``n`` only as ``n`` itself, ``n + "s"`` or, for
+    ``n`` ending in "y", ``n[:-1] + "ies"``: those candidates, checked by the rule.
+    """
+    candidates = {x for n in _NOISE for x in (n, n + "s", n[:-1] + "ies")}
+    return frozenset(w for w in candidates if w in _NOISE or _stem(w) in _NOISE)
+
+
+_DROPPED: Final = _dropped_words()
+
+
+def _expand(token: str) -> tuple[str, ...]:
+    """A word's canonical pieces that carry identity (none for noise): the general rule.
+
+    ``token`` is a word as ``_WORD`` reads it, final period and apostrophes dropped.
+    """
     canonical, _ = _tables()
+    if token in _NOISE and token not in canonical:
+        return ()
+    expanded = canonical.get(token)
+    if expanded is None:
+        plain = token.replace(".", "")
+        expanded = canonical.get(plain)
+        if not expanded:
+            stem = _stem(plain)
+            expanded = canonical.get(stem, (stem,))
+    if len(expanded) == 1:  # most words: one piece, kept or not (no generator)
+        return () if expanded[0] in _DROPPED else expanded
+    return tuple(p for p in expanded if p not in _DROPPED)
+
+
+def _expand_with_raw(token: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """``_expand(token)`` and, for each piece, the spelling the initialism checks read."""
+    pieces = _expand(token)
+    return pieces, (token.replace(".", ""),) * len(pieces)
+
+
+@cache
+def _known() -> dict[str, tuple[tuple[str, ...], tuple[str, ...]]]:
+    """``_expand_with_raw`` of every word the tables and the noise list name, computed once.
+
+    Most words of a case name are names (Roe, Wade) that ``_expand`` reads in a
+    few steps; the table words (abbreviations, their long forms, noise) are the
+    ones whose expansion takes many, so those are answered from this table.
+    """
+    canonical, _ = _tables()
+    return {token: _expand_with_raw(token) for token in (*canonical, *_NOISE)}
+
+
+def _words(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    known = _known()
     words: list[str] = []
     raw_words: list[str] = []
-    for raw in _WORD.findall(_INITIALS.sub(r"\1.", text)):
-        token = raw.rstrip(".").replace("'", "")
-        if token in _NOISE and token not in canonical:
-            continue
-        expanded = canonical.get(token)
-        if expanded is None:
-            plain = token.replace(".", "")
-            expanded = canonical.get(plain) or canonical.get(_stem(plain), (_stem(plain),))
-        for piece in expanded:
-            if piece not in _NOISE and _stem(piece) not in _NOISE:
-                words.append(piece)
-                raw_words.append(token.replace(".", ""))
-        if len(words) >= _MAX_WORDS:
-            break
+    # Initials with spaces ("r. a. v.") hold a period; a search first, as ``sub`` with a
+    # template costs several times a search even where nothing matches.
+    if "." in text and _INITIALS.search(text):
+        text = _INITIALS.sub(r"\1.", text)
+    # ``_WORD`` never ends a word with a period or an apostrophe.
+    for raw in _WORD.findall(text):
+        token = raw.replace("'", "")
+        entry = known.get(token)
+        if entry is None:
+            if token[-1] != "s" and "." not in token:
+                # Fast path, most names (Roe, Wade): a word no table names, with no
+                # period and no plural ending, is its own single piece; ``_expand``
+                # gives the same (tested over every pinned word).
+                entry = (token,), (token,)
+            else:
+                entry = _expand_with_raw(token)
+        pieces, raws = entry
+        if pieces:
+            words += pieces
+            raw_words += raws
+            if len(words) >= _MAX_WORDS:
+                break
     return tuple(words), tuple(raw_words)
+
+
+# First words of the texts ``_PREFIX`` removes: a party opening with none skips it.
+_PREFIX_HEADS: Final = ("in", "ex", "matter", "petition", "application")
 
 
 @lru_cache(maxsize=65536)
 def _party(party: str) -> _Party:
     text = _fold(party)
-    text = _PREFIX.sub("", text)
-    text = _EX_REL.sub(" ", text)
+    # The prefix and "ex rel." substitutions run only where they can match (for
+    # ASCII, where the folded text is what their case-insensitive patterns see).
+    ascii_text = text.isascii()
+    if not ascii_text or text.startswith(_PREFIX_HEADS):
+        text = _PREFIX.sub("", text)
+    if not ascii_text or "rel" in text:
+        text = _EX_REL.sub(" ", text)
     head = text.split(",", 1)[0]
     words, raw = _words(head)
     whole, whole_raw = words, raw
     if "," in text and set(words) <= _UNION_HEADS:
         whole, whole_raw = _words(text.replace(",", " "))
-    return _Party(words, raw, whole, whole_raw)
+    # ``tuple.__new__`` skips the named tuple's Python-level ``__new__`` (one per party).
+    return tuple.__new__(_Party, (words, raw, whole, whole_raw))
 
 
 def normalize_party(party: str) -> tuple[str, ...]:
@@ -312,7 +418,11 @@ def _words_match(cited: _Party, found_words: tuple[str, ...], found_raw: tuple[s
     wanted = [
         (w, r) for w, r in zip(cited.words, cited.raw, strict=True) if w not in _GENERIC
     ] or list(zip(cited.words, cited.raw, strict=True))
-    if all(_word_in(w, r, found_words, found_raw) for w, r in wanted):
+    for w, r in wanted:
+        # ``w in found_words`` first, inline: most cited words are found as they are.
+        if w not in found_words and not _word_in(w, r, found_words, found_raw):
+            break
+    else:
         return True
     # The found party as an initialism of the cited one ("NRDC" found, the full name cited).
     if len(found_raw) == 1 and len(found_raw[0]) >= 2 and _initials(cited.words) == found_raw[0]:
@@ -350,10 +460,8 @@ def name_matches(cited: str, found: str) -> bool:
     comma, plurals and one typo in a long word are tolerated; another party's
     name is not.
     """
-    cited_parties = [_party(p) for p in split_parties(cited)]
-    found_parties = [_party(p) for p in split_parties(found)]
-    cited_parties = [p for p in cited_parties if p.words]
-    found_parties = [p for p in found_parties if p.words]
+    cited_parties = [p for p in map(_party, split_parties(cited)) if p.words]
+    found_parties = [p for p in map(_party, split_parties(found)) if p.words]
     if not cited_parties or not found_parties:
         return False
     if len(cited_parties) > len(found_parties):
