@@ -104,7 +104,8 @@ def main(argv: list[str] | None = None) -> int:
             failed = True
             traceback.print_exc()
             rows.append({"benchmark": name, "figure": "FAILED"})
-        print(f"# {name}: {time.perf_counter() - started:.1f} s", file=sys.stderr)
+        if len(names) == 1:  # a run apart prints its own time
+            print(f"# {name}: {time.perf_counter() - started:.1f} s", file=sys.stderr)
     print_table(rows)
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=2))
