@@ -191,14 +191,7 @@ class StoreWriter:
         marks = ", ".join("?" for _ in columns)
         sql = f"INSERT INTO {table} ({names}) VALUES ({marks})"
         if key:
-            changed = [c for c in columns if c not in key]
-            sql += f" ON CONFLICT ({', '.join(_quote(c) for c in key)}) "
-            if update and changed:
-                sql += "DO UPDATE SET " + ", ".join(
-                    f"{_quote(c)} = excluded.{_quote(c)}" for c in changed
-                )
-            else:
-                sql += "DO NOTHING"
+            sql += " " + _on_conflict(columns, key, update)
         for start in range(0, len(rows), _BATCH):
             self.executemany(sql, rows[start : start + _BATCH])
 
@@ -232,6 +225,18 @@ def rows_by_id(
             out[row[0]] = tuple(row[1:])
     return out
 
+
+
+def _on_conflict(columns: Sequence[str], key: Sequence[str], update: bool) -> str:
+    """The upsert clause both writers end an INSERT with: on a clash on ``key``, take the
+    new row's other columns (``update``), or keep the old row."""
+    changed = [c for c in columns if c not in key]
+    clause = f"ON CONFLICT ({', '.join(_quote(c) for c in key)}) "
+    if update and changed:
+        return clause + "DO UPDATE SET " + ", ".join(
+            f"{_quote(c)} = excluded.{_quote(c)}" for c in changed
+        )
+    return clause + "DO NOTHING"
 
 def _quote(column: str) -> str:
     return f'"{column}"' if column == "end" else column
@@ -397,21 +402,13 @@ class PostgresWriter(StoreWriter):
             self.db.execute(f"ALTER TABLE {stage} ADD COLUMN _n BIGINT")
             self._stages.add(stage)
         keys = ", ".join(_quote(c) for c in key)
-        changed = [c for c in columns if c not in key]
         with self.transaction():
             self.db.execute(f"TRUNCATE {stage}")
             self._copy(stage, f"{names}, _n", [(*row, n) for n, row in enumerate(rows)])
-            sql = (
+            self.db.execute(
                 f"INSERT INTO {table} ({names}) SELECT DISTINCT ON ({keys}) {names} "
-                f"FROM {stage} ORDER BY {keys}, _n DESC ON CONFLICT ({keys}) "
+                f"FROM {stage} ORDER BY {keys}, _n DESC " + _on_conflict(columns, key, update)
             )
-            if update and changed:
-                sql += "DO UPDATE SET " + ", ".join(
-                    f"{_quote(c)} = excluded.{_quote(c)}" for c in changed
-                )
-            else:
-                sql += "DO NOTHING"
-            self.db.execute(sql)
 
     def _copy(self, table: str, names: str, rows: Iterable[Sequence[Any]]) -> None:
         with self.db.cursor() as cursor, cursor.copy(f"COPY {table} ({names}) FROM STDIN") as copy:
