@@ -7,6 +7,7 @@ rest of the suite does not pay for it).
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import glob
 import json
@@ -17,7 +18,7 @@ import subprocess
 import tempfile
 import threading
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, MutableMapping
 from pathlib import Path
 from typing import Any
 
@@ -230,3 +231,29 @@ def charge_worker(
 
 def json_of(response: Any) -> Any:
     return json.loads(response.body if hasattr(response, "body") else response.content)
+
+
+def run_asgi(app: Any, scope: dict[str, Any], chunks: list[bytes]) -> tuple[list[Any], int]:
+    """Call ``app`` with ``chunks`` as the body; return what it sent and chunks it read."""
+    sent: list[Any] = []
+    read = 0
+
+    async def receive() -> dict[str, Any]:
+        nonlocal read
+        if read >= len(chunks):
+            return {"type": "http.disconnect"}
+        read += 1
+        return {"type": "http.request", "body": chunks[read - 1], "more_body": read < len(chunks)}
+
+    async def send(message: MutableMapping[str, Any]) -> None:
+        sent.append(message)
+
+    base = {
+        "type": "http",
+        "method": "POST",
+        "path": "/api/v1/verify",
+        "headers": [],
+        "root_path": "",
+    }
+    asyncio.run(app({**base, **scope}, receive, send))
+    return sent, read

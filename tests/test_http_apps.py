@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import io
 import json
-from collections.abc import Iterator, MutableMapping
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +26,7 @@ from citeverify.http import (
     create_wsgi_app,
     open_store,
 )
-from tests.conftest_http import PROVIDER, auth, body_billing
+from tests.conftest_http import PROVIDER, auth, body_billing, run_asgi
 
 VERIFY = "/api/v1/verify"
 
@@ -151,26 +151,6 @@ def error_of_with(response: httpx.Response, status: int) -> httpx.Response:
 
 
 # --- the ASGI adapter, message by message ------------------------------------------------
-
-
-def run_asgi(app: AsgiApp, scope: dict[str, Any], chunks: list[bytes]) -> tuple[list[Any], int]:
-    """Call ``app`` with ``chunks`` as the body; return what it sent and chunks it read."""
-    sent: list[Any] = []
-    read = 0
-
-    async def receive() -> dict[str, Any]:
-        nonlocal read
-        if read >= len(chunks):
-            return {"type": "http.disconnect"}
-        read += 1
-        return {"type": "http.request", "body": chunks[read - 1], "more_body": read < len(chunks)}
-
-    async def send(message: MutableMapping[str, Any]) -> None:
-        sent.append(message)
-
-    base = {"type": "http", "method": "POST", "path": VERIFY, "headers": [], "root_path": ""}
-    asyncio.run(app({**base, **scope}, receive, send))
-    return sent, read
 
 
 class TestAsgiAdapter:

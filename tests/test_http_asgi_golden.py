@@ -16,7 +16,6 @@ their bodies and lengths are replaced by a marker.
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import datetime as dt
 import gzip
@@ -31,6 +30,7 @@ from typing import Any
 import pytest
 
 from bench.bench_http import BODY, CITES
+from tests.conftest_http import run_asgi
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -252,21 +252,8 @@ def _run(app: Any, step: Step, keys: dict[str, str], old: dict[str, str]) -> lis
         "client": ("127.0.0.1", 5555),
         "server": ("127.0.0.1", 8000),
     }
-    sent: list[Any] = []
-    read = 0
-
-    async def receive() -> dict[str, Any]:
-        nonlocal read
-        if read >= len(chunks):
-            return {"type": "http.disconnect"}
-        read += 1
-        return {"type": "http.request", "body": chunks[read - 1], "more_body": read < len(chunks)}
-
-    async def send(message: MutableMapping[str, Any]) -> None:
-        sent.append(_plain(message, step))
-
-    asyncio.run(app(scope, receive, send))
-    return [*sent, {"read": read}]
+    sent, read = run_asgi(app, scope, chunks)
+    return [*(_plain(message, step) for message in sent), {"read": read}]
 
 
 def _plain(message: MutableMapping[str, Any], step: Step) -> dict[str, Any]:
