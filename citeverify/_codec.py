@@ -25,6 +25,7 @@ import cattrs
 from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
 
 from citeverify import _model as m
+from citeverify._kinds import KINDS, quotable_kinds
 from citeverify.errors import ValidationError
 
 __all__ = ["Limits", "decode_body", "response_to_dict", "structure_request", "to_dict"]
@@ -50,10 +51,14 @@ class Limits:
 
 DEFAULT_LIMITS: Final = Limits()
 
-ITEM_TYPES: Final = frozenset(t.value for t in m.ItemType)
+ITEM_TYPES: Final = frozenset(KINDS)
 _ITEM_TYPE: Final = {t.value: t for t in m.ItemType}
 _ITEM_FIELDS: Final = ("id", "type", "rawText", "quoteText", "parentCaseId", "context", "url")
-_NEEDS_RAW_TEXT: Final = frozenset({"case", "statute", "rule", "constitution"})
+#: The fields each kind of item must carry besides ``id`` and ``type``.
+_REQUIRED: Final = {name: k.required for name, k in KINDS.items()}
+#: What a quotation's parent must be, as the kinds and as a problem's prose.
+_UNQUOTABLE: Final = frozenset(name for name, k in KINDS.items() if not k.quotable)
+_QUOTABLE_TEXT: Final = quotable_kinds()
 
 
 def _json_name(field: attrs.Attribute[Any]) -> str:
@@ -189,17 +194,12 @@ def _clean_item(item: dict[Any, Any], bounds: Mapping[str, int]) -> dict[str, st
             or not (value.isascii() or _is_encodable(value))
         ):
             return None
-    kind = item.get("type")
-    if kind not in ITEM_TYPES or not item.get("id"):
+    required = _REQUIRED.get(item.get("type", ""))  # every value is a str by now
+    if required is None or not item.get("id"):
         return None
-    if kind in _NEEDS_RAW_TEXT:
-        if "rawText" not in item:
+    for needed in required:
+        if needed not in item:
             return None
-    elif kind == "quote":
-        if "quoteText" not in item or "parentCaseId" not in item:
-            return None
-    elif kind == "link" and "url" not in item:
-        return None
     return item
 
 
@@ -253,17 +253,10 @@ def _check_item_fully(
     if "id" in clean and not clean["id"]:
         problems.add(f"{path}.id", "must not be empty")
         ok = False
-    if kind in _NEEDS_RAW_TEXT and "rawText" not in item:
-        problems.add(f"{path}.rawText", f"is required for a {kind} item")
-        ok = False
-    if kind == "quote":
-        for needed in ("quoteText", "parentCaseId"):
-            if needed not in item:
-                problems.add(f"{path}.{needed}", "is required for a quote item")
-                ok = False
-    if kind == "link" and "url" not in item:
-        problems.add(f"{path}.url", "is required for a link item")
-        ok = False
+    for needed in _REQUIRED.get(kind, ()) if kind is not None else ():
+        if needed not in item:
+            problems.add(f"{path}.{needed}", f"is required for a {kind} item")
+            ok = False
     if not ok or len(clean) != sum(1 for k in _ITEM_FIELDS if k in item):
         return None
     return clean
@@ -289,10 +282,10 @@ def check_items(raw_items: Sequence[Mapping[str, str]], problems: _Problems) -> 
             problems.add(
                 f"items[{index}].parentCaseId", f"no item with id {parent[:60]!r} in this request"
             )
-        elif parent_kind in ("quote", "link"):
+        elif parent_kind in _UNQUOTABLE:
             problems.add(
                 f"items[{index}].parentCaseId",
-                f"must name a case, statute, rule or constitution item, not a {parent_kind} item",
+                f"must name a {_QUOTABLE_TEXT} item, not a {parent_kind} item",
             )
 
 

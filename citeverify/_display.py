@@ -23,6 +23,7 @@ from urllib.parse import urlsplit
 
 import attrs
 
+from citeverify._kinds import KINDS
 from citeverify._meter import UNLIMITED
 
 if TYPE_CHECKING:
@@ -278,13 +279,7 @@ def response_html(response: Response) -> str:
 
 # --- parse results --------------------------------------------------------------------------
 
-_PARSED_LABELS = {
-    "case": "case citation",
-    "statute": "statute citation",
-    "rule": "rule citation",
-    "constitution": "constitution citation",
-    "link": "link",
-}
+_PARSED_LABELS = {k.name: k.label for k in KINDS.values() if k.parser is not None}
 
 
 def _parsed_value(value: Any) -> str | None:

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Final
 
+from citeverify import _kinds
 from citeverify.citations._find import Found, ShortCitation, find
 from citeverify.citations._types import (
     CaseCitation,
@@ -37,7 +38,8 @@ __all__ = [
     "parse",
 ]
 
-KINDS = ("case", "statute", "rule", "constitution", "link")
+#: The kinds ``parse`` reads, in the contract's order.
+KINDS: Final = _kinds.kind_names(parsed=True)
 
 
 #: Citations recur across briefs (every motion to dismiss cites Twombly and Iqbal),
@@ -77,7 +79,8 @@ _PARSERS: dict[str, Callable[[str], ParsedCitation]] = {}
 def _parser(kind: str) -> Callable[[str], ParsedCitation] | None:
     parser = _PARSERS.get(kind)
     if parser is None and kind in KINDS:
-        parser = importlib.import_module(f"citeverify.citations.{kind}").parse
+        module = _kinds.KINDS[kind].parser
+        parser = importlib.import_module(f"citeverify.citations.{module}").parse
         _PARSERS[kind] = parser
     return parser
 

@@ -33,6 +33,7 @@ from typing import Any, ClassVar, Final
 
 import attrs
 
+from citeverify import _kinds
 from citeverify.citations import case as _case
 from citeverify.citations._tables import loosen, tables
 from citeverify.citations._text import clean, expand_range_end
@@ -47,7 +48,8 @@ from citeverify.citations._types import (
 
 __all__ = ["DEFAULT_KINDS", "Found", "ShortCitation", "find"]
 
-DEFAULT_KINDS: Final = ("case", "statute", "rule", "constitution", "short")
+#: Every kind whole-document mode finds, and the short forms that refer back to them.
+DEFAULT_KINDS: Final = (*_kinds.kind_names(in_documents=True), "short")
 
 
 @attrs.frozen(slots=True)

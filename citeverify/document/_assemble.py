@@ -30,6 +30,7 @@ from typing import Any, Final, TypeVar
 
 import attrs
 
+from citeverify._kinds import KINDS
 from citeverify._model import DocumentPosition, ItemType, Outcome, Status, Verdict
 from citeverify._policy import Judgment, quote_no_citation
 from citeverify._verify import Task
@@ -66,12 +67,7 @@ Full = CaseCitation | StatuteCitation | RuleCitation | ConstitutionCitation
 # Looked up once: an enum member read through its class costs a lookup each time.
 _CASE: Final = ItemType.CASE
 _QUOTE: Final = ItemType.QUOTE
-_KIND_TYPES: Final = {
-    "case": ItemType.CASE,
-    "statute": ItemType.STATUTE,
-    "rule": ItemType.RULE,
-    "constitution": ItemType.CONSTITUTION,
-}
+_KIND_TYPES: Final = {k.name: k.type for k in KINDS.values() if k.in_documents}
 
 
 @attrs.frozen(slots=True)

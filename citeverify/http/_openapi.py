@@ -14,11 +14,11 @@ import copy
 from typing import Any
 
 from citeverify._codec import DEFAULT_LIMITS, Limits
+from citeverify._kinds import KINDS, quotable_kinds
 from citeverify._version import CONTRACT_VERSION, __version__
 
 __all__ = ["openapi_document"]
 
-_ITEM_TYPES = ["case", "quote", "statute", "rule", "constitution", "link"]
 _STR: dict[str, Any] = {"type": "string"}
 _INT: dict[str, Any] = {"type": "integer"}
 _BOOL: dict[str, Any] = {"type": "boolean"}
@@ -32,14 +32,6 @@ def _request_schemas(limits: Limits) -> dict[str, Any]:
     def text(max_length: int, description: str) -> dict[str, Any]:
         return {"type": "string", "maxLength": max_length, "description": description}
 
-    required_by_type = {
-        "case": ["rawText"],
-        "statute": ["rawText"],
-        "rule": ["rawText"],
-        "constitution": ["rawText"],
-        "quote": ["quoteText", "parentCaseId"],
-        "link": ["url"],
-    }
     return {
         "VerifyRequest": {
             "type": "object",
@@ -66,23 +58,23 @@ def _request_schemas(limits: Limits) -> dict[str, Any]:
                     "maxLength": limits.max_id_length,
                     "description": "Client-supplied; echoed on the result; unique in the request.",
                 },
-                "type": {"type": "string", "enum": _ITEM_TYPES},
+                "type": {"type": "string", "enum": list(KINDS)},
                 "rawText": text(limits.max_raw_text_length, "The citation text."),
                 "quoteText": text(limits.max_quote_length, "The quotation (quote items)."),
                 "parentCaseId": text(
                     limits.max_id_length,
-                    "For a quote: the id of a case, statute, rule or constitution item "
-                    "of the same request.",
+                    f"For a quote: the id of a {quotable_kinds()} item of the same request.",
                 ),
                 "context": text(limits.max_context_length, "Surrounding text."),
                 "url": text(limits.max_url_length, "The URL to verify (link items)."),
             },
             "allOf": [
                 {
-                    "if": {"properties": {"type": {"const": kind}}, "required": ["type"]},
-                    "then": {"required": fields},
+                    "if": {"properties": {"type": {"const": k.name}}, "required": ["type"]},
+                    "then": {"required": list(k.required)},
                 }
-                for kind, fields in required_by_type.items()
+                # the citation kinds first, as this document has always listed them
+                for k in sorted(KINDS.values(), key=lambda k: not k.quotable)
             ],
         },
     }
@@ -130,7 +122,7 @@ def _response_schemas() -> dict[str, Any]:
             "required": ["id", "type", "citation", "verdict"],
             "properties": {
                 "id": _STR,
-                "type": {"type": "string", "enum": _ITEM_TYPES},
+                "type": {"type": "string", "enum": list(KINDS)},
                 "citation": _ref("Citation"),
                 "verdict": _ref("Verdict"),
                 "evidence": _ref("Evidence"),
