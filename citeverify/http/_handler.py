@@ -41,21 +41,14 @@ from citeverify.errors import (
     Unauthorized,
 )
 from citeverify.http._accounts import AccountMeter, AccountStore
+from citeverify.http._limits import DOCUMENT_TYPES, MAX_DOCUMENT_BYTES
+from citeverify.http._openapi import openapi_document
 from citeverify.providers._base import Provider
 
 __all__ = ["VERIFY_PATH", "HttpRequest", "HttpResponse", "Service", "loggable_path"]
 
 VERIFY_PATH = "/api/v1/verify"
 VERIFY_DOCUMENT_PATH = "/api/v1/verify-document"
-#: A brief sent to the document endpoint (JSON text, PDF or Word) may be this large.
-MAX_DOCUMENT_BYTES = 20 * 1024 * 1024
-#: Content types the document endpoint reads, besides JSON ``{"text": ...}``.
-DOCUMENT_TYPES = (
-    "application/pdf",
-    "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-    "text/plain",
-    "text/markdown",
-)
 _GET = ("GET", "HEAD")
 #: The page's assets, served from ``citeverify/http/_page`` (package data).
 _STATIC = {
@@ -258,8 +251,6 @@ class Service:
     def openapi_bytes(self) -> bytes:
         """The encoded OpenAPI document (built once)."""
         if self._openapi is None:
-            from citeverify.http._openapi import openapi_document
-
             self._openapi = _encode(openapi_document(self.limits))
         return self._openapi
 

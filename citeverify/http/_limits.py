@@ -1,4 +1,4 @@
-"""The limits ``citeverify serve`` enforces per worker, and the refusal it writes.
+"""The limits ``citeverify serve`` enforces per worker and per document, and the refusal it writes.
 
 Kept apart from ``_protocol`` (which subclasses uvicorn's protocol) so that
 ``citeverify serve --help`` can show the defaults without importing uvicorn.
@@ -11,9 +11,25 @@ import os
 
 import attrs
 
-__all__ = ["ENV_LIMITS", "ServerLimits", "envelope_response"]
+__all__ = [
+    "DOCUMENT_TYPES",
+    "ENV_LIMITS",
+    "MAX_DOCUMENT_BYTES",
+    "ServerLimits",
+    "envelope_response",
+]
 
 ENV_LIMITS = "CITEVERIFY_SERVE_LIMITS"
+
+#: A brief sent to the document endpoint (JSON text, PDF or Word) may be this large.
+MAX_DOCUMENT_BYTES = 20 * 1024 * 1024
+#: Content types the document endpoint reads, besides JSON ``{"text": ...}``.
+DOCUMENT_TYPES = (
+    "application/pdf",
+    "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    "text/plain",
+    "text/markdown",
+)
 
 
 @attrs.frozen

@@ -16,6 +16,7 @@ from typing import Any
 from citeverify._codec import DEFAULT_LIMITS, Limits
 from citeverify._kinds import KINDS, quotable_kinds
 from citeverify._version import CONTRACT_VERSION, __version__
+from citeverify.http._limits import DOCUMENT_TYPES, MAX_DOCUMENT_BYTES
 
 __all__ = ["openapi_document"]
 
@@ -338,8 +339,6 @@ def _json(description: str, schema: str) -> dict[str, Any]:
 
 
 def _build(limits: Limits) -> dict[str, Any]:
-    from citeverify.http._handler import DOCUMENT_TYPES, MAX_DOCUMENT_BYTES
-
     method_not_allowed = _error(
         "Method not allowed on this path; `Allow` lists the methods that are",
         "method_not_allowed",
