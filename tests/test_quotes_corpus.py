@@ -194,8 +194,10 @@ def ellipsis(quote: str, rng: random.Random) -> str | None:
         return None
     i = rng.randint(1, len(words) - 3)
     j = rng.randint(i, min(len(words) - 2, i + max(0, len(words) // 3 - 1)))
-    if any("[" in w[0] or "]" in w[0] for w in words[i : j + 1]):
-        return None  # keep other alterations whole
+    if any("[" in w[0] or "]" in w[0] for w in words[i - 1 : j + 2]):
+        # keep other alterations whole, and apart: a bracket beside an ellipsis reads as
+        # one gap with it, which may hide a negation the ellipsis dropped
+        return None
     mark = rng.choice([" . . . ", " ... ", " … ", ". . . . "])
     return quote[: words[i].start()].rstrip() + mark + quote[words[j].end() :].lstrip()
 
@@ -207,6 +209,9 @@ _NEGATION = re.compile(
 )
 
 
+_ELLIPSIS = re.compile(r"\.\s?\.\s?\.|…")
+
+
 def bracket_replace(quote: str, rng: random.Random) -> str | None:
     """One to three internal words (no negation among them) replaced by a bracketed insertion."""
     words = _words(quote)
@@ -216,6 +221,10 @@ def bracket_replace(quote: str, rng: random.Random) -> str | None:
     j = min(len(words) - 2, i + rng.randint(0, 2))
     if _NEGATION.search(quote[words[i].start() : words[j].end()]):
         return None  # a bracket never stands for a negation
+    if _ELLIPSIS.search(quote[max(0, words[i].start() - 9) : words[j].end() + 9]):
+        # beside an ellipsis the two read as one gap, which may hide a negation the
+        # ellipsis dropped ("who is … fully" -> "who [the State] fully" for "is not fully")
+        return None
     insertion = rng.choice(["[the State]", "[it]", "[the Court's]", "[§56]"])
     return quote[: words[i].start()] + insertion + quote[words[j].end() :]
 
