@@ -34,7 +34,6 @@ from typing import Any, ClassVar, Final
 import attrs
 
 from citeverify.citations import case as _case
-from citeverify.citations._tables import loosen, tables
 from citeverify.citations._text import clean, expand_range_end
 from citeverify.citations._types import (
     CaseCitation,
@@ -276,6 +275,10 @@ def _offsets(text: str, literals: tuple[str, ...]) -> list[int]:
     return found
 
 
+#: What a citation's explanatory parenthetical can open with (spaces before it).
+_PAREN_OR_SPACE: Final = frozenset("( ")
+
+
 class _Chunk:
     """One chunk of cleaned text with its token scanner and parenthesis table."""
 
@@ -316,8 +319,10 @@ class _Chunk:
 
     def parentheticals(self, position: int) -> tuple[tuple[int, int], ...]:
         """Spans of the explanatory parentheticals starting at ``position`` (after spaces)."""
-        spans: list[tuple[int, int]] = []
         text = self.cleaned
+        if text[position : position + 1] not in _PAREN_OR_SPACE:
+            return ()  # most citations end before a comma or period: nothing to read
+        spans: list[tuple[int, int]] = []
         for _ in range(8):
             at = position
             limit = min(len(text), at + 5)
@@ -701,8 +706,8 @@ def _shorts(chunk: _Chunk, original: str) -> Iterator[Found]:
 def _short_reporters(chunk: _Chunk, original: str) -> Iterator[Found]:
     """``410 U.S. at 153`` and ``539 U. S., at 343``, with a name before when there is one."""
     words, starts = chunk.scanner.words, chunk.scanner.starts
+    begins = chunk.scanner.begins_reporter
     cleaned = chunk.cleaned
-    prefixes = tables().prefixes
     count = len(words)
     floor = 0
     for index in _volumes_before_at(chunk):
@@ -713,7 +718,7 @@ def _short_reporters(chunk: _Chunk, original: str) -> Iterator[Found]:
             word = words[after]
             bare = word.rstrip(",")
             candidate = spelling + bare
-            if candidate not in prefixes and loosen(candidate) not in prefixes:
+            if not begins(candidate):
                 break
             spelling = candidate
             at = _SHORT_REPORTER_AT.match(cleaned, starts[after] + len(bare))
