@@ -35,7 +35,6 @@ import attrs
 
 from citeverify import _kinds
 from citeverify.citations import case as _case
-from citeverify.citations._tables import loosen, tables
 from citeverify.citations._text import clean, expand_range_end
 from citeverify.citations._types import (
     CaseCitation,
@@ -251,12 +250,12 @@ def _ends_sentence(word: str, short: bool) -> bool:
     return not _abbreviation(bare)
 
 
-def _after_break(tokens: list[tuple[int, int, str]], low: int, high: int) -> int:
+def _after_break(words: list[str], low: int, high: int) -> int:
     """The first token of ``low..high`` that follows a period, else ``high + 1``."""
     for index in range(high, low - 1, -1):
-        if index > low and tokens[index - 1][2].endswith("."):
-            previous = tokens[index - 1][2].strip("\"'*_")
-            if previous not in ("v.", "vs.") and tokens[index][2][:1].isupper():
+        if index > low and words[index - 1].endswith("."):
+            previous = words[index - 1].strip("\"'*_")
+            if previous not in ("v.", "vs.") and words[index][:1].isupper():
                 return index
     return high + 1
 
@@ -276,6 +275,10 @@ def _offsets(text: str, literals: tuple[str, ...]) -> list[int]:
     if len(literals) > 1:
         found.sort()
     return found
+
+
+#: What a citation's explanatory parenthetical can open with (spaces before it).
+_PAREN_OR_SPACE: Final = frozenset("( ")
 
 
 class _Chunk:
@@ -318,8 +321,10 @@ class _Chunk:
 
     def parentheticals(self, position: int) -> tuple[tuple[int, int], ...]:
         """Spans of the explanatory parentheticals starting at ``position`` (after spaces)."""
-        spans: list[tuple[int, int]] = []
         text = self.cleaned
+        if text[position : position + 1] not in _PAREN_OR_SPACE:
+            return ()  # most citations end before a comma or period: nothing to read
+        spans: list[tuple[int, int]] = []
         for _ in range(8):
             at = position
             limit = min(len(text), at + 5)
@@ -358,9 +363,9 @@ def _name_start(
     short form's name is a few capitalized words.  Bounded by a constant
     number of tokens.
     """
-    tokens = chunk.scanner.tokens
+    words, starts = chunk.scanner.words, chunk.scanner.starts
     index = volume_token - 1
-    if index < 0 or tokens[index][0] < floor or (comma and not tokens[index][2].endswith(",")):
+    if index < 0 or starts[index] < floor or (comma and not words[index].endswith(",")):
         return None
     limit = _MAX_SHORT_NAME_TOKENS if short else _MAX_NAME_TOKENS
     first = index
@@ -368,8 +373,8 @@ def _name_start(
     lowest = max(-1, index - limit)
     cursor = index
     while cursor > lowest:
-        start, _end, word = tokens[cursor]
-        if start < floor:
+        word = words[cursor]
+        if starts[cursor] < floor:
             break
         bare = word.strip("\"'*_,")
         if cursor != index and (_ends_sentence(word, short) or (short and word.endswith(","))):
@@ -379,7 +384,7 @@ def _name_start(
         is_v = bare in ("v.", "vs.", "v")
         if is_v and seen_v:
             # a second "v.": the first name ended a sentence somewhere to the right
-            first = _after_break(tokens, cursor + 1, index)
+            first = _after_break(words, cursor + 1, index)
             break
         seen_v = seen_v or is_v
         first = cursor
@@ -387,7 +392,7 @@ def _name_start(
     # Trim leading lower-case words ("in Smith v. Jones" -> "Smith v. Jones")
     # and signals ("See Smith" -> "Smith").
     while first <= index:
-        word = tokens[first][2].strip("\"'*_")
+        word = words[first].strip("\"'*_")
         lowered = word.lower()
         opener = lowered in _SIGNAL_WORDS or lowered.rstrip(",") in _SENTENCE_OPENERS
         if word and word[0].isupper() and not opener:
@@ -395,21 +400,21 @@ def _name_start(
         if word and word[0].isdigit():
             break
         if lowered in ("in", "ex") and first + 1 <= index:
-            follower = tokens[first + 1][2].lower()
+            follower = words[first + 1].lower()
             if (lowered, follower) in (("in", "re"), ("ex", "parte")):
                 break
         first += 1
     if first > index:
         return None
     if not short:
-        words = [tokens[i][2].strip("\"'*_,").lower() for i in range(first, index + 1)]
-        has_v = seen_v and any(w in ("v.", "vs.", "v") for w in words)
-        opener = len(words) >= 2 and (words[0], words[1]) in (("in", "re"), ("ex", "parte"))
+        name = [words[i].strip("\"'*_,").lower() for i in range(first, index + 1)]
+        has_v = seen_v and any(w in ("v.", "vs.", "v") for w in name)
+        opener = len(name) >= 2 and (name[0], name[1]) in (("in", "re"), ("ex", "parte"))
         if not (has_v or opener):
             return None
-        if words[0] in ("v.", "vs.", "v") or words[-1] in ("v.", "vs.", "v"):
+        if name[0] in ("v.", "vs.", "v") or name[-1] in ("v.", "vs.", "v"):
             return None
-    return tokens[first][0]
+    return starts[first]
 
 
 #: Words that open a sentence before a case name ("As Roe v. Wade, 410 U.S. 113, held"),
@@ -490,7 +495,7 @@ _RECORD_SPELLINGS: Final = frozenset({"App.", "R.", "Rec.", "Tr.", "A.", "J.A.",
 def _record_cite(scanner: _case._Scanner, volume_token: int, hit: _case._Hit) -> bool:
     """Whether the reporter as written is a record abbreviation (``2 App. 45``, ``3 R. 45``)."""
     page_token = scanner.token_at(hit.end) - 1
-    spelled = "".join(word for _s, _e, word in scanner.tokens[volume_token + 1 : page_token])
+    spelled = "".join(scanner.words[volume_token + 1 : page_token])
     return spelled in _RECORD_SPELLINGS
 
 
@@ -499,7 +504,7 @@ def _series_as_page(scanner: _case._Scanner, volume_token: int, hit: _case._Hit)
     if hit.page is None or hit.page.isdigit():
         return False
     page_token = scanner.token_at(hit.end) - 1
-    spelled = "".join(word for _s, _e, word in scanner.tokens[volume_token + 1 : page_token])
+    spelled = "".join(scanner.words[volume_token + 1 : page_token])
     return _case._reporter(spelled + hit.page, hit.volume) is not None
 
 
@@ -515,10 +520,9 @@ def _running_head(cleaned: str, start: int) -> bool:
 def _cases(chunk: _Chunk, original: str) -> Iterator[Found]:
     scanner = chunk.scanner
     cleaned = chunk.cleaned
-    tokens = scanner.tokens
     floor = 0  # names never reach back past the previous citation
     token = 0
-    count = len(tokens)
+    count = len(scanner.words)
     while token < count:
         primary = scanner.first(token)
         if primary is None:
@@ -703,23 +707,23 @@ def _shorts(chunk: _Chunk, original: str) -> Iterator[Found]:
 
 def _short_reporters(chunk: _Chunk, original: str) -> Iterator[Found]:
     """``410 U.S. at 153`` and ``539 U. S., at 343``, with a name before when there is one."""
-    tokens = chunk.scanner.tokens
+    words, starts = chunk.scanner.words, chunk.scanner.starts
+    begins = chunk.scanner.begins_reporter
     cleaned = chunk.cleaned
-    prefixes = tables().prefixes
-    count = len(tokens)
+    count = len(words)
     floor = 0
     for index in _volumes_before_at(chunk):
-        volume = tokens[index][2]
+        volume = words[index]
         spelling = ""
         hit: tuple[int, str, re.Match[str]] | None = None
         for after in range(index + 1, min(count, index + 1 + _case._MAX_REPORTER_TOKENS)):
-            word = tokens[after][2]
+            word = words[after]
             bare = word.rstrip(",")
             candidate = spelling + bare
-            if candidate not in prefixes and loosen(candidate) not in prefixes:
+            if not begins(candidate):
                 break
             spelling = candidate
-            at = _SHORT_REPORTER_AT.match(cleaned, tokens[after][1] - (len(word) - len(bare)))
+            at = _SHORT_REPORTER_AT.match(cleaned, starts[after] + len(bare))
             if at is not None:
                 hit = (after, spelling, at)
             if bare != word:
@@ -730,7 +734,7 @@ def _short_reporters(chunk: _Chunk, original: str) -> Iterator[Found]:
         entry = _case._reporter(spelling, volume)
         if entry is None or ("-" in volume and not entry.cite_type.startswith("specialty")):
             continue
-        start = tokens[index][0]
+        start = starts[index]
         if start < floor or _running_head(cleaned, start):
             continue
         named = _short_name(chunk, start, floor)
@@ -760,13 +764,13 @@ def _volumes_before_at(chunk: _Chunk) -> Iterator[int]:
     For each ``at`` followed by a pin, the nearest volume-like token in the
     ``_MAX_REPORTER_TOKENS`` tokens before it: a constant amount of work per ``at``.
     """
-    tokens = chunk.scanner.tokens
+    words = chunk.scanner.words
     last = -1
     for match in _AT.finditer(chunk.cleaned):
         at_token = chunk.scanner.token_at(match.start())
         low = max(last + 1, at_token - _case._MAX_REPORTER_TOKENS - 1)
         for index in range(at_token - 2, low - 1, -1):
-            word = tokens[index][2]
+            word = words[index]
             if word[0].isdigit() and _case._VOLUME.fullmatch(word):
                 last = index
                 yield index

@@ -99,11 +99,8 @@ _MAX_NAME: Final = 400
 # spellings are joined without spaces, so splitting "(1st)" off "IL App"
 # changes no spelling.
 _TOKEN: Final = re.compile(r"[(\[](?=\d|T\.|No\.)|\S+")
-# Where ``_TOKEN``'s tokens part: whitespace (kept, for the offsets), and the place
-# after a "(" or "[" that begins a word and comes before what ``_TOKEN`` splits it
-# from (``_OPENER``, found by a second pass: as an alternative of the split it was
-# a lookbehind tried at every character, which doubled the split's cost).
-_SPLIT: Final = re.compile(r"(\s+)")
+# Where ``_TOKEN`` splits a "(" or "[" that begins a word off what follows it
+# (``_words_and_starts`` splits at whitespace first, then at these offsets).
 _OPENER: Final = re.compile(r"[(\[](?<!\S[(\[])(?=\d|T\.|No\.)")
 # A volume, with the letter of a split volume (``17A N.Y.2d 7``, ``402A Mich 117``),
 # or a looseleaf service's year and half (``1986-1 Trade Cas. (CCH) ¶ 66,984``).
@@ -264,26 +261,23 @@ def lead(cleaned: str, volume_start: int, floor: int = 0) -> Lead:
     return Lead(match.start(), match.group("opener"), year)
 
 
-_FIRST: Final = operator.itemgetter(0)
-
-
 def _split_openers(
-    tokens: list[tuple[int, int, str]], starts: list[int], openers: list[int]
-) -> tuple[list[tuple[int, int, str]], list[int]]:
+    words: list[str], starts: list[int], openers: list[int]
+) -> tuple[list[str], list[int]]:
     """Split each word that begins at an offset of ``openers`` into its "(" or "[" and
     the rest, as ``_TOKEN`` does; the lists are rebuilt once, slice by slice."""
-    out: list[tuple[int, int, str]] = []
+    out: list[str] = []
     out_starts: list[int] = []
     done = 0
     for offset in openers:
         index = bisect.bisect_left(starts, offset, done)
-        out += tokens[done:index]
+        out += words[done:index]
         out_starts += starts[done:index]
-        _start, end, word = tokens[index]
-        out += ((offset, offset + 1, word[0]), (offset + 1, end, word[1:]))
+        word = words[index]
+        out += (word[0], word[1:])
         out_starts += (offset, offset + 1)
         done = index + 1
-    out += tokens[done:]
+    out += words[done:]
     out_starts += starts[done:]
     return out, out_starts
 
@@ -294,67 +288,52 @@ def tokenize(text: str) -> list[tuple[int, int, str]]:
 
 
 def _tokens_and_starts(text: str) -> tuple[list[tuple[int, int, str]], list[int]]:
-    """``tokenize(text)`` and the tokens' starts, which the scanner bisects.
+    """``tokenize(text)`` and the tokens' starts: ``_words_and_starts`` as triples."""
+    words, starts = _words_and_starts(text)
+    ends = map(operator.add, starts, map(len, words))
+    return list(zip(starts, ends, words, strict=True)), starts
 
-    One ``re.split`` at whitespace, then offsets by a running sum of lengths:
-    every step runs in C, which matters because a brief has a token every six
-    characters.  The parts alternate word, separator, word…, so the running sum
-    from 0 gives each word's start at even places and its end at odd ones.  The
-    few words that begin with a "(" or "[" that ``_TOKEN`` splits off are split
-    afterwards.
+
+#: Every character ``\s`` matches (and ``str.isspace`` accepts, and ``str.split``
+#: splits at) but the space; ``tests/test_case_scanner.py`` checks the three agree.
+_OTHER_WHITESPACE: Final = tuple(
+    c for c in map(chr, range(0x3001)) if c.isspace() and c != " "
+)
+_ASCII_OTHER_WHITESPACE: Final = tuple(c for c in _OTHER_WHITESPACE if c.isascii())
+
+
+def _words_and_starts(text: str) -> tuple[list[str], list[int]]:
+    """``_TOKEN``'s tokens of ``text`` as two parallel lists: the words and their starts.
+
+    The scanner indexes a token's word and start, and finds a token by bisecting
+    the starts; a token's end is its start plus its word's length.  No
+    ``(start, end, word)`` tuple is built: a brief has a token every six
+    characters, and the tuples and a regex split at whitespace were most of
+    the cost of reading a long document.
+
+    Every whitespace character other than the space is replaced by a space
+    (``str.replace``, one fast scan in C per character the text holds; cleaned
+    text holds none), so the text splits at single spaces, one character for
+    one character: part ``k`` begins after the ``k`` spaces and the parts
+    before it, and the empty parts (between two spaces) are dropped with their
+    starts.  The few words that begin with a "(" or "[" that ``_TOKEN`` splits
+    off are split afterwards.
     """
-    if len(text) <= _SHORT_TEXT:
-        words = text.split()
-        if " ".join(words) == text:
-            tokens = _single_spaced_tokens(words)
-            return tokens, list(map(_FIRST, tokens))
-    parts = _SPLIT.split(text)
-    words = parts[0::2]
-    offsets = list(itertools.accumulate(map(len, parts), initial=0))
-    starts = offsets[0::2]
-    del starts[len(words) :]
-    tokens = list(zip(starts, offsets[1::2], words, strict=True))
-    if tokens and not tokens[-1][2]:
-        tokens.pop()
-        starts.pop()
-    if tokens and not tokens[0][2]:
-        del tokens[0]
-        del starts[0]
-    openers = [m.start() for m in _OPENER.finditer(text)]
-    if openers:
-        tokens, starts = _split_openers(tokens, starts, openers)
-    return tokens, starts
-
-
-# Up to this length, a text whose only whitespace is single spaces is tokenized by
-# ``str.split`` and a loop over its words: for a citation given alone that is several
-# times faster than ``_SPLIT`` (a regex with lookbehinds tried at every character);
-# longer texts keep the loop-free path.
-_SHORT_TEXT: Final = 1024
-
-
-def _single_spaced_tokens(words: list[str]) -> list[tuple[int, int, str]]:
-    r"""``tokenize`` for the words of a text that is exactly ``" ".join(words)``.
-
-    ``_TOKEN`` splits a "(" or "[" that begins a word off a digit, "T." or "No."
-    after it (``\d`` is a decimal digit, as ``str.isdecimal`` says); every other
-    word is one token.  ``str.split`` and ``\s`` agree on what is whitespace.
-    """
-    tokens = []
-    start = 0
-    for word in words:
-        end = start + len(word)
-        if (
-            word[0] in "(["
-            and len(word) > 1
-            and (word[1].isdecimal() or word.startswith(("T.", "No."), 1))
-        ):
-            tokens.append((start, start + 1, word[0]))
-            tokens.append((start + 1, end, word[1:]))
-        else:
-            tokens.append((start, end, word))
-        start = end + 1
-    return tokens
+    spaced = text
+    for character in _ASCII_OTHER_WHITESPACE if text.isascii() else _OTHER_WHITESPACE:
+        if character in spaced:
+            spaced = spaced.replace(character, " ")
+    parts = spaced.split(" ")
+    words = list(filter(None, parts))
+    part_starts = map(
+        operator.add, itertools.accumulate(map(len, parts), initial=0), itertools.count()
+    )
+    starts = list(itertools.compress(part_starts, parts))
+    if "(" in text or "[" in text:
+        openers = [m.start() for m in _OPENER.finditer(text)]
+        if openers:
+            return _split_openers(words, starts, openers)
+    return words, starts
 
 
 class _Scanner:
@@ -362,8 +341,24 @@ class _Scanner:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.tokens, self.starts = _tokens_and_starts(text)
+        # token ``i`` is ``words[i]``, beginning at ``starts[i]``
+        self.words, self.starts = _words_and_starts(text)
         self._candidates: list[int] | None = None
+        self._prefixes: dict[str, bool] = {}
+
+    def begins_reporter(self, spelling: str) -> bool:
+        """Whether some reporter spelling, exact or loose, begins with ``spelling``.
+
+        Asked for the words after every possible volume; a document repeats them
+        ("U.", "(", "and"), so each answer is kept for the scanner's text, which
+        spares most of the ``loosen`` calls (a regex substitution each).
+        """
+        known = self._prefixes.get(spelling)
+        if known is None:
+            prefixes = tables().prefixes
+            known = spelling in prefixes or loosen(spelling) in prefixes
+            self._prefixes[spelling] = known
+        return known
 
     def candidates(self) -> list[int]:
         """Indices of the tokens a citation can begin at, found by one regex pass.
@@ -398,7 +393,8 @@ class _Scanner:
 
     def at(self, index: int) -> _Hit | None:
         """The citation whose first token is token ``index``, if any."""
-        start, _end, token = self.tokens[index]
+        start = self.starts[index]
+        token = self.words[index]
         if token[0].isdigit():
             if _VOLUME.fullmatch(token):
                 hit = self._reporter_cite(index)
@@ -431,23 +427,23 @@ class _Scanner:
 
     def _next_starts(self, index: int, prefix: str) -> bool:
         """Whether token ``index + 1`` exists and begins with ``prefix``."""
-        return index + 1 < len(self.tokens) and self.tokens[index + 1][2].startswith(prefix)
+        return index + 1 < len(self.words) and self.words[index + 1].startswith(prefix)
 
     def _reporter_cite(self, index: int) -> _Hit | None:
-        tokens = self.tokens
-        volume = tokens[index][2]
-        prefixes = tables().prefixes
-        last = min(len(tokens) - 1, index + _MAX_REPORTER_TOKENS + 1)
+        words = self.words
+        volume = words[index]
+        begins = self.begins_reporter
+        last = min(len(words) - 1, index + _MAX_REPORTER_TOKENS + 1)
         # Grow the spelling a token at a time while some reporter could begin
         # that way; remember every length followed by a page (or by the
         # nominative parenthetical of "5 U.S. (1 Cranch) 137").
         candidates: list[tuple[int, str]] = []
         spelling = ""
         for after in range(index + 2, last + 1):
-            spelling += tokens[after - 1][2]
-            if spelling not in prefixes and loosen(spelling) not in prefixes:
+            spelling += words[after - 1]
+            if not begins(spelling):
                 break
-            following = tokens[after][2]
+            following = words[after]
             if (
                 _PAGE.match(following)
                 or following[0] in "(\u00b6P"
@@ -465,7 +461,7 @@ class _Scanner:
                 hit = self._official_volume(index, spelling, entry, candidates)
                 if hit is not None:
                     return hit
-            page_match = _PAGE.match(tokens[after][2])
+            page_match = _PAGE.match(words[after])
             if page_match is None:
                 hit = self._nominative_form(index, after, entry) or self._page_form(
                     index, after, entry
@@ -474,25 +470,25 @@ class _Scanner:
                     return hit
                 continue
             page = page_match.group(1)
-            page_end = tokens[after][0] + page_match.end(1)
-            return _make_hit(tokens[index][0], page_end, volume, entry, page)
+            page_end = self.starts[after] + page_match.end(1)
+            return _make_hit(self.starts[index], page_end, volume, entry, page)
         return None
 
     def _page_form(self, index: int, after: int, entry: ReporterEntry) -> _Hit | None:
         """A page after an interposed year, or a looseleaf paragraph number for a page."""
-        start = self.tokens[after][0]
+        start = self.starts[after]
         year_match = _INTERPOSED_YEAR.match(self.text, start)
         if year_match is not None:
             page_index = self.token_at(year_match.end())
-            if page_index >= len(self.tokens) or self.tokens[page_index][0] != year_match.end():
+            if page_index >= len(self.words) or self.starts[page_index] != year_match.end():
                 return None
-            page_match = _PAGE.match(self.tokens[page_index][2])
+            page_match = _PAGE.match(self.words[page_index])
             if page_match is None or page_match.group(1).startswith("_"):
                 return None
             hit = _make_hit(
-                self.tokens[index][0],
-                self.tokens[page_index][0] + page_match.end(1),
-                self.tokens[index][2],
+                self.starts[index],
+                self.starts[page_index] + page_match.end(1),
+                self.words[index],
                 entry,
                 page_match.group(1),
             )
@@ -505,9 +501,9 @@ class _Scanner:
         ):
             return None  # "P" and "par." only for the services that number paragraphs
         return _make_hit(
-            self.tokens[index][0],
+            self.starts[index],
             paragraph.end(1),
-            self.tokens[index][2],
+            self.words[index],
             entry,
             paragraph.group(1),
         )
@@ -545,13 +541,13 @@ class _Scanner:
         """
         if entry.canonical != "U.S." and entry.cite_type != "state":
             return None
-        match = _NOMINATIVE.match(self.text, self.tokens[after][0])
+        match = _NOMINATIVE.match(self.text, self.starts[after])
         if match is None:
             return None
         page_index = self.token_at(match.end())
-        if page_index >= len(self.tokens):
+        if page_index >= len(self.words):
             return None
-        page_match = _PAGE.match(self.tokens[page_index][2])
+        page_match = _PAGE.match(self.words[page_index])
         if page_match is None:
             return None
         page = page_match.group(1)
@@ -566,10 +562,10 @@ class _Scanner:
         )
         if entry.canonical != "U.S." and not match.group(1) and name in tables().states:
             nominative = None
-        volume = self.tokens[index][2]
+        volume = self.words[index]
         return _Hit(
-            start=self.tokens[index][0],
-            end=self.tokens[page_index][0] + page_match.end(1),
+            start=self.starts[index],
+            end=self.starts[page_index] + page_match.end(1),
             volume=volume,
             reporter=entry.canonical,
             page=page,
@@ -829,7 +825,7 @@ def extend(scanner: _Scanner, cleaned: str, primary: _Hit) -> Extent:
         next_at = separator.end() if separator else position
         index = scanner.token_at(next_at)
         hit = None
-        if index < len(scanner.tokens) and scanner.tokens[index][0] == next_at:
+        if index < len(scanner.words) and scanner.starts[index] == next_at:
             hit = scanner.at(index)
         if hit is not None:
             if current is primary:
@@ -854,7 +850,7 @@ def extend(scanner: _Scanner, cleaned: str, primary: _Hit) -> Extent:
                         break
                     # a further pin unless it begins a parallel citation
                     idx = scanner.token_at(more.end() - len(more.group(0).lstrip(" ,")))
-                    if idx < len(scanner.tokens) and scanner.at(idx) is not None:
+                    if idx < len(scanner.words) and scanner.at(idx) is not None:
                         break
                     position = more.end()
                 continue
