@@ -20,7 +20,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from citeverify.citations import case
+from citeverify.citations import case, find
 
 PLAIN = re.compile(
     r"(?<!\S)[(\[]?(?:\d{1,5}(?=\s+[^\s\d])|\d+[A-Z\-]|[Ee][Cc][Ll][Ii]:|[Nn]o\.|T\.)"
@@ -75,3 +75,21 @@ def test_opinion_tokens_are_the_token_regex_tokens() -> None:
         assert starts == [start for start, _end, _word in expected]
         split += sum(1 for _s, _e, word in tokens if word in "([")
     assert split > 100  # "(1973)": the opener pass did real work
+
+
+_LEAD_CASE = "Roe v. Wade, 410 U.S. 113 (1973). "
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["(no.", "(No.", "(ECLI:", "No.", "T.C.", "12", " ", "\n", "a", "("]),
+        max_size=12,
+    ).map("".join)
+)
+def test_whatever_ends_the_text_keeps_the_citations_before_it(tail: str) -> None:
+    """A text ending in a word the scanner keeps whole, such as "(no.", once made ``find``
+    look past its last token and drop every citation of the text."""
+    found = list(find(_LEAD_CASE + tail))
+    assert found
+    assert (found[0].start, found[0].end) == (0, len(_LEAD_CASE) - 2)

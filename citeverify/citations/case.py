@@ -372,10 +372,14 @@ class _Scanner:
             found = [m.start() + (m.group()[0] in "([") for m in _CANDIDATE.finditer(self.text)]
             # A candidate is a token start (token starts strictly increase, so bisect
             # finds its index), except the rare "(no." that _TOKEN keeps whole, which
-            # bisect maps to the token after it.  A brief has a token every six
+            # bisect maps to the token after it (or past the last token, when the
+            # text ends in it: that one is dropped).  A brief has a token every six
             # characters and a candidate every few hundred: bisecting the few beats
             # indexing the many.
-            self._candidates = [bisect.bisect_left(starts, o) for o in found]
+            indices = [bisect.bisect_left(starts, o) for o in found]
+            if indices and indices[-1] == len(starts):
+                indices = [i for i in indices if i < len(starts)]
+            self._candidates = indices
         return self._candidates
 
     def token_at(self, offset: int) -> int:
