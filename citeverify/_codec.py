@@ -492,6 +492,9 @@ def _make_unstructurers() -> dict[type, Any]:
 
 
 _UNSTRUCTURE: Final = _make_unstructurers()
+#: Per response class, the function giving its JSON shape (what ``response_to_dict``
+#: applies part by part); ``_verify.run_to_dict`` builds results from these.
+UNSTRUCTURE: Final[Mapping[type, Any]] = _UNSTRUCTURE
 _unstructure_response: Final = _UNSTRUCTURE[m.Response]
 
 
