@@ -206,6 +206,8 @@ def _clean_item(item: dict[Any, Any], bounds: Mapping[str, int]) -> dict[str, st
 def _check_item(
     index: int, item: Any, limits: Limits, problems: _Problems
 ) -> dict[str, str] | None:
+    """One item's check: the one-pass check, else the full one (``validate_request``
+    runs the same two steps inline, with the bounds looked up once)."""
     if type(item) is dict:
         clean = _clean_item(item, _string_limits(limits))
         if clean is not None:
@@ -317,8 +319,13 @@ def validate_request(payload: Any, limits: Limits = DEFAULT_LIMITS) -> list[dict
     elif len(items) > limits.max_items:
         problems.add("items", f"has {len(items)} items; the limit is {limits.max_items}")
     else:
+        # ``_check_item`` inlined: the bounds looked up once per request, not per item
+        # (``Limits`` hashes in Python, and a request may hold a thousand items).
+        bounds = _string_limits(limits)
         for index, item in enumerate(items):
-            checked = _check_item(index, item, limits, problems)
+            checked = _clean_item(item, bounds) if type(item) is dict else None
+            if checked is None:
+                checked = _check_item_fully(index, item, limits, problems)
             if checked is not None:
                 clean.append(checked)
             if problems.full:
