@@ -66,6 +66,7 @@ __all__ = [
     "run",
     "run_to_dict",
     "tasks_from_items",
+    "tasks_from_request",
     "verify",
     "verify_request",
 ]
@@ -160,9 +161,12 @@ def verify_request(
     ``RateLimited`` when the meter refuses the charge; nothing else.
     """
     limits = limits or _codec.DEFAULT_LIMITS
-    items = _codec.structure_request(body, limits)
+    if isinstance(body, str | bytes | bytearray):
+        body = _codec.decode_body(body, limits)
+    # What ``structure_request`` checks, without the ``VerifyItem`` values it would build.
+    clean = _codec.validate_request(body, limits)
     return run_to_dict(
-        tasks_from_items(items),
+        tasks_from_request(clean),
         provider=provider,
         meter=meter,
         emit_reserved=emit_reserved,
@@ -198,32 +202,62 @@ def _item_citations(text: str, kind: str) -> tuple[ParsedCitation, ...]:
 
 def tasks_from_items(items: Sequence[VerifyItem]) -> list[Task]:
     """One task per validated request item, in order."""
-    tasks: list[Task] = []
-    for item in items:
-        if item.type is ItemType.QUOTE:
-            tasks.append(
-                Task(
-                    id=item.id,
-                    type=item.type,
-                    raw="",
-                    quote_text=item.quote_text or "",
-                    parent=item.parent_case_id,
-                    citation_id=item.parent_case_id,
-                    billed=False,
-                )
-            )
-            continue
-        if item.type is ItemType.LINK:
-            text = item.url or ""
-            raw = item.raw_text if item.raw_text is not None else text
-            citations: tuple[ParsedCitation, ...] = (parse(text, "link"),)
-        else:
-            raw = item.raw_text or ""
-            citations = _item_citations(raw, item.type._value_)
-        tasks.append(
-            Task(id=item.id, type=item.type, raw=raw, citations=citations, link_text=item.raw_text)
+    return [
+        _task(item.id, item.type, item.raw_text, item.quote_text, item.parent_case_id, item.url)
+        for item in items
+    ]
+
+
+def tasks_from_request(clean: Sequence[Mapping[str, str]]) -> list[Task]:
+    """``tasks_from_items(structure_request(...))`` from the validated item dicts directly.
+
+    Why: ``verify_request`` would build a ``VerifyItem`` per item only to read it
+    back here; both entry points make their tasks through ``_task``.
+    """
+    item_type = _ITEM_TYPE
+    return [
+        _task(
+            item["id"],
+            item_type[item["type"]],
+            item.get("rawText"),
+            item.get("quoteText"),
+            item.get("parentCaseId"),
+            item.get("url"),
         )
-    return tasks
+        for item in clean
+    ]
+
+
+_ITEM_TYPE: Final = {t.value: t for t in ItemType}
+
+
+def _task(
+    ident: str,
+    kind: ItemType,
+    raw_text: str | None,
+    quote_text: str | None,
+    parent_case_id: str | None,
+    url: str | None,
+) -> Task:
+    """The task of one validated request item."""
+    if kind is ItemType.QUOTE:
+        return Task(
+            id=ident,
+            type=kind,
+            raw="",
+            quote_text=quote_text or "",
+            parent=parent_case_id,
+            citation_id=parent_case_id,
+            billed=False,
+        )
+    if kind is ItemType.LINK:
+        text = url or ""
+        raw = raw_text if raw_text is not None else text
+        citations: tuple[ParsedCitation, ...] = (parse(text, "link"),)
+    else:
+        raw = raw_text or ""
+        citations = _item_citations(raw, kind._value_)
+    return Task(id=ident, type=kind, raw=raw, citations=citations, link_text=raw_text)
 
 
 # --- the run -----------------------------------------------------------------------

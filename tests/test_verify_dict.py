@@ -113,3 +113,42 @@ def test_generated_items_give_the_same_dicts() -> None:
         _same(fast, reference)
 
     check()
+
+
+def test_tasks_from_request_equal_tasks_from_items() -> None:
+    """The request's item dicts give the tasks its ``VerifyItem`` values give."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    for body in [VARIED, *_corpus_requests()[:2]]:
+        clean = _codec.validate_request(body)
+        want = _verify.tasks_from_items(_codec.structure_request(body))
+        assert _verify.tasks_from_request(clean) == want
+
+    kinds = st.sampled_from(["case", "quote", "link", "statute", "rule", "constitution"])
+    optional = st.none() | st.sampled_from(["", "410 U.S. 113", "https://example.com/x"])
+
+    @settings(max_examples=150, deadline=None)
+    @given(st.lists(st.tuples(kinds, optional, optional, optional), min_size=1, max_size=6))
+    def check(rows: list[tuple[str, str | None, str | None, str | None]]) -> None:
+        items: list[dict[str, str]] = []
+        for n, (kind, raw, quote, url) in enumerate(rows):
+            item = {"id": f"i{n}", "type": kind}
+            for key, value in (("rawText", raw), ("quoteText", quote), ("url", url)):
+                if value is not None:
+                    item[key] = value
+            if kind == "quote":
+                item.setdefault("quoteText", "q")
+                item["parentCaseId"] = "p"
+            elif kind == "link":
+                item.setdefault("url", "u")
+            else:
+                item.setdefault("rawText", "r")
+            items.append(item)
+        items.append({"id": "p", "type": "case", "rawText": "347 U.S. 483"})
+        body = {"items": items}
+        clean = _codec.validate_request(body)
+        want = _verify.tasks_from_items(_codec.structure_request(body))
+        assert _verify.tasks_from_request(clean) == want
+
+    check()
