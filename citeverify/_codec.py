@@ -83,6 +83,14 @@ def _parse_float(text: str) -> float:
     return value
 
 
+#: What ``json.loads(text, parse_constant=..., parse_int=..., parse_float=...)`` would
+#: build on every call (a decoder and its scanner), built once: ``loads`` with any
+#: keyword makes a new ``JSONDecoder`` and ``decode`` is all it then calls.
+_DECODER: Final = json.JSONDecoder(
+    parse_constant=_reject_constant, parse_int=_parse_int, parse_float=_parse_float
+)
+
+
 def decode_body(body: str | bytes | bytearray, limits: Limits = DEFAULT_LIMITS) -> Any:
     """Decode a JSON body strictly; any failure is a ``ValidationError`` on ``body``."""
     if isinstance(body, bytes | bytearray):
@@ -98,12 +106,7 @@ def decode_body(body: str | bytes | bytearray, limits: Limits = DEFAULT_LIMITS) 
             raise _body_error(f"body exceeds {limits.max_body_bytes} characters")
     text = text.removeprefix("\ufeff")
     try:
-        return json.loads(
-            text,
-            parse_constant=_reject_constant,
-            parse_int=_parse_int,
-            parse_float=_parse_float,
-        )
+        return _DECODER.decode(text)
     except RecursionError:
         raise _body_error("JSON nested too deeply") from None
     except ValueError as exc:  # JSONDecodeError is a ValueError, as are our hooks
@@ -301,7 +304,7 @@ def check_items(raw_items: Sequence[Mapping[str, str]], problems: _Problems) -> 
 def validate_request(payload: Any, limits: Limits = DEFAULT_LIMITS) -> list[dict[str, str]]:
     """Check a decoded request body; return the clean item dicts or raise ``ValidationError``."""
     problems = _Problems(limits.max_problems)
-    if not isinstance(payload, Mapping):
+    if type(payload) is not dict and not isinstance(payload, Mapping):  # the ABC check is slow
         problems.add("body", f"must be a JSON object, not {_type_name(payload)}")
         raise ValidationError("request body is not a valid VerifyRequest", problems.details)
     for key in payload:

@@ -263,6 +263,22 @@ def _task(
 # --- the run -----------------------------------------------------------------------
 
 
+def _default_provider() -> Provider:
+    """The default provider, its module imported on first use (not at import time:
+    opening the corpus is deferred), then called directly: a ``from package import``
+    in the body of a function runs importlib's Python-level fromlist handling on
+    every call, a fixed cost of every request."""
+    global _default_provider_fn
+    if _default_provider_fn is None:
+        from citeverify.providers import default_provider
+
+        _default_provider_fn = default_provider
+    return _default_provider_fn()
+
+
+_default_provider_fn: Callable[[], Provider] | None = None
+
+
 def run(
     tasks: Sequence[Task],
     *,
@@ -274,9 +290,7 @@ def run(
 ) -> Response:
     """Run tasks through lookup, judgment and quotation checks; one result per task."""
     if provider is None:
-        from citeverify.providers import default_provider
-
-        provider = default_provider()
+        provider = _default_provider()
     response = _Driver(
         tasks,
         provider,
@@ -310,9 +324,7 @@ def run_to_dict(
     object path.  ``tests/test_verify_dict.py`` compares the two on broad input.
     """
     if provider is None:
-        from citeverify.providers import default_provider
-
-        provider = default_provider()
+        provider = _default_provider()
     response = _Driver(
         tasks,
         provider,
