@@ -88,6 +88,14 @@ def _parse_float(text: str) -> float:
     return value
 
 
+#: What ``json.loads(text, parse_constant=..., parse_int=..., parse_float=...)`` would
+#: build on every call (a decoder and its scanner), built once: ``loads`` with any
+#: keyword makes a new ``JSONDecoder`` and ``decode`` is all it then calls.
+_DECODER: Final = json.JSONDecoder(
+    parse_constant=_reject_constant, parse_int=_parse_int, parse_float=_parse_float
+)
+
+
 def decode_body(body: str | bytes | bytearray, limits: Limits = DEFAULT_LIMITS) -> Any:
     """Decode a JSON body strictly; any failure is a ``ValidationError`` on ``body``."""
     if isinstance(body, bytes | bytearray):
@@ -103,12 +111,7 @@ def decode_body(body: str | bytes | bytearray, limits: Limits = DEFAULT_LIMITS) 
             raise _body_error(f"body exceeds {limits.max_body_bytes} characters")
     text = text.removeprefix("\ufeff")
     try:
-        return json.loads(
-            text,
-            parse_constant=_reject_constant,
-            parse_int=_parse_int,
-            parse_float=_parse_float,
-        )
+        return _DECODER.decode(text)
     except RecursionError:
         raise _body_error("JSON nested too deeply") from None
     except ValueError as exc:  # JSONDecodeError is a ValueError, as are our hooks
@@ -206,6 +209,8 @@ def _clean_item(item: dict[Any, Any], bounds: Mapping[str, int]) -> dict[str, st
 def _check_item(
     index: int, item: Any, limits: Limits, problems: _Problems
 ) -> dict[str, str] | None:
+    """One item's check: the one-pass check, else the full one (``validate_request``
+    runs the same two steps inline, with the bounds looked up once)."""
     if type(item) is dict:
         clean = _clean_item(item, _string_limits(limits))
         if clean is not None:
@@ -292,7 +297,7 @@ def check_items(raw_items: Sequence[Mapping[str, str]], problems: _Problems) -> 
 def validate_request(payload: Any, limits: Limits = DEFAULT_LIMITS) -> list[dict[str, str]]:
     """Check a decoded request body; return the clean item dicts or raise ``ValidationError``."""
     problems = _Problems(limits.max_problems)
-    if not isinstance(payload, Mapping):
+    if type(payload) is not dict and not isinstance(payload, Mapping):  # the ABC check is slow
         problems.add("body", f"must be a JSON object, not {_type_name(payload)}")
         raise ValidationError("request body is not a valid VerifyRequest", problems.details)
     for key in payload:
@@ -310,8 +315,13 @@ def validate_request(payload: Any, limits: Limits = DEFAULT_LIMITS) -> list[dict
     elif len(items) > limits.max_items:
         problems.add("items", f"has {len(items)} items; the limit is {limits.max_items}")
     else:
+        # ``_check_item`` inlined: the bounds looked up once per request, not per item
+        # (``Limits`` hashes in Python, and a request may hold a thousand items).
+        bounds = _string_limits(limits)
         for index, item in enumerate(items):
-            checked = _check_item(index, item, limits, problems)
+            checked = _clean_item(item, bounds) if type(item) is dict else None
+            if checked is None:
+                checked = _check_item_fully(index, item, limits, problems)
             if checked is not None:
                 clean.append(checked)
             if problems.full:
@@ -485,6 +495,9 @@ def _make_unstructurers() -> dict[type, Any]:
 
 
 _UNSTRUCTURE: Final = _make_unstructurers()
+#: Per response class, the function giving its JSON shape (what ``response_to_dict``
+#: applies part by part); ``_verify.run_to_dict`` builds results from these.
+UNSTRUCTURE: Final[Mapping[type, Any]] = _UNSTRUCTURE
 _unstructure_response: Final = _UNSTRUCTURE[m.Response]
 
 

@@ -395,6 +395,11 @@ class LocalStore:
             return []
         try:
             self._load()
+            if self._embedded:
+                # The shipped file never changes: no transaction to hold, no revision to
+                # re-read (both no-ops here), and no generator-based context manager to
+                # enter on the path of every request.
+                return self._lookup(requests)
             with self._snapshot():
                 self._refresh()
                 return self._lookup(requests)
