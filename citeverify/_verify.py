@@ -418,6 +418,9 @@ class _Driver:
         self.deadline = deadline
         self.done = 0
         self.steps_left = MAX_RUN_STEPS
+        # One ``Opinion`` per authority, by identity: a brief cites a case dozens of
+        # times (short forms, quotations), and each result shares the same frozen value.
+        self._opinions: dict[int, tuple[Authority, Opinion]] = {}
 
     def run(self) -> Response | dict[str, Any]:
         # 1. plan: every distinct citation once; bill the full citations only
@@ -563,6 +566,15 @@ class _Driver:
         )
 
     def _opinion(self, authority: Authority) -> Opinion:
+        """The result's ``Opinion`` for ``authority``, built once per authority of the run."""
+        known = self._opinions.get(id(authority))
+        if known is not None and known[0] is authority:
+            return known[1]
+        opinion = self._new_opinion(authority)
+        self._opinions[id(authority)] = (authority, opinion)
+        return opinion
+
+    def _new_opinion(self, authority: Authority) -> Opinion:
         return Opinion(
             court=authority.court,
             case_name=authority.name,

@@ -251,6 +251,21 @@ def lead(cleaned: str, volume_start: int, floor: int = 0) -> Lead:
     ``People v. Anderson (1987) 43 Cal.3d 1104``: year 1987.
     """
     low = max(floor, volume_start - _LEAD_WINDOW)
+    # Each group of ``_LEAD`` ends the window: the year's ")" and spaces, the
+    # blank's "_" and spaces, the opener.  Most citations follow ", " or a word,
+    # so the window's last character other than a space settles it without a
+    # search (``_lead_searched`` stays the definition; a test compares the two).
+    if cleaned[low:volume_start].rstrip()[-1:] not in _LEAD_LAST:
+        return Lead(volume_start, None, None)
+    return _lead_searched(cleaned, volume_start, low)
+
+
+#: The characters a window holding a group of ``_LEAD`` ends with, spaces aside.
+_LEAD_LAST: Final = frozenset("([_)")
+
+
+def _lead_searched(cleaned: str, volume_start: int, low: int) -> Lead:
+    """``lead`` by the regex alone, over ``cleaned[low:volume_start]``."""
     match = _LEAD.search(cleaned, low, volume_start)
     if match is None or not any(match.group("year", "blank", "opener")):
         return Lead(volume_start, None, None)

@@ -26,7 +26,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Sequence
-from typing import Any, Final, TypeVar
+from typing import Any, Final, NamedTuple, TypeVar
 
 import attrs
 
@@ -70,9 +70,12 @@ _QUOTE: Final = ItemType.QUOTE
 _KIND_TYPES: Final = {k.name: k.type for k in KINDS.values() if k.in_documents}
 
 
-@attrs.frozen(slots=True)
-class _Cited:
-    """A citation result as the walk knows it: its task id and what it stands for."""
+class _Cited(NamedTuple):
+    """A citation result as the walk knows it: its task id and what it stands for.
+
+    A named tuple, not an attrs class: one is made per citation of a brief,
+    and a tuple is built in C.
+    """
 
     task_id: str
     full_id: str  # the full citation it is or resolves to
@@ -206,9 +209,8 @@ def _reporter(citation: ParsedCitation | None) -> str | None:
     return citation.reporter if isinstance(citation, CaseCitation) else None
 
 
-@attrs.frozen(slots=True)
-class _Placed:
-    """A citation task with its span, for attributing quotations."""
+class _Placed(NamedTuple):
+    """A citation task with its span, for attributing quotations (a tuple, as ``_Cited``)."""
 
     task: Task
     start: int
