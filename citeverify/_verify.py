@@ -289,16 +289,7 @@ def run(
     deadline: float = DEFAULT_DEADLINE,
 ) -> Response:
     """Run tasks through lookup, judgment and quotation checks; one result per task."""
-    if provider is None:
-        provider = _default_provider()
-    response = _Driver(
-        tasks,
-        provider,
-        meter if meter is not None else InMemoryMeter(),
-        emit_reserved,
-        progress,
-        deadline,
-    ).run()
+    response = _drive(tasks, provider, meter, emit_reserved, progress, deadline, as_dict=False)
     assert isinstance(response, Response)
     return response
 
@@ -323,19 +314,31 @@ def run_to_dict(
     unstructure functions, in the same key order.  Quotation results keep the
     object path.  ``tests/test_verify_dict.py`` compares the two on broad input.
     """
-    if provider is None:
-        provider = _default_provider()
-    response = _Driver(
+    response = _drive(tasks, provider, meter, emit_reserved, progress, deadline, as_dict=True)
+    assert isinstance(response, dict)
+    return response
+
+
+def _drive(
+    tasks: Sequence[Task],
+    provider: Provider | None,
+    meter: Meter | None,
+    emit_reserved: bool,
+    progress: Progress | None,
+    deadline: float,
+    *,
+    as_dict: bool,
+) -> Response | dict[str, Any]:
+    """One run of the driver, with the defaults filled in: the ``Response``, or its JSON."""
+    return _Driver(
         tasks,
-        provider,
+        provider if provider is not None else _default_provider(),
         meter if meter is not None else InMemoryMeter(),
         emit_reserved,
         progress,
         deadline,
-        as_dict=True,
+        as_dict=as_dict,
     ).run()
-    assert isinstance(response, dict)
-    return response
 
 
 class _Judged:
