@@ -22,12 +22,13 @@ from __future__ import annotations
 
 import gzip
 import json
-import logging
 import statistics
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from bench._eyecite import quiet as quiet_eyecite
 
 ROOT = Path(__file__).resolve().parents[1]
 OPINIONS = ROOT / "tests" / "data" / "quotes" / "scotus_ot2016.jsonl.gz"
@@ -50,17 +51,6 @@ def _pass(fn: Callable[[str], object], texts: list[str], before: Callable[[], No
     for text in texts:
         fn(text)
     return time.perf_counter() - started
-
-
-def _quiet_eyecite() -> None:
-    """Keep eyecite's warnings ("Unknown overlap case") out of the benchmark's output.
-
-    Its records are still made and handed to a handler, as before; only the
-    write to stderr is dropped, so eyecite does the same work while timed.
-    """
-    logger = logging.getLogger("eyecite")
-    logger.addHandler(logging.NullHandler())
-    logger.propagate = False
 
 
 def run(quick: bool = False) -> list[dict[str, Any]]:
@@ -95,7 +85,7 @@ def run(quick: bool = False) -> list[dict[str, Any]]:
         )
         row["baseline"] = "eyecite not installed"
         return [row]
-    _quiet_eyecite()
+    quiet_eyecite()
     get_citations(texts[-1])
     # Rounds alternate the two tools, so both see the same state of a shared machine;
     # the ratio is the median of the rounds' ratios.

@@ -113,6 +113,9 @@ def run(quick: bool = False) -> list[dict[str, Any]]:
     except ImportError:
         eyecite_us: float | None = None
     else:
+        from bench._eyecite import quiet
+
+        quiet()
         get_citations(texts[0])
         eyecite_us = _per_call(get_citations, texts, 1 if quick else 2)
     ratio = eyecite_us / ours if eyecite_us else None
@@ -184,6 +187,9 @@ def _find_row(quick: bool) -> dict[str, Any]:
     except ImportError:
         theirs: float | None = None
     else:
+        from bench._eyecite import quiet
+
+        quiet()
         started = time.perf_counter()
         get_citations(text)
         theirs = time.perf_counter() - started
