@@ -52,7 +52,6 @@ class Limits:
 DEFAULT_LIMITS: Final = Limits()
 
 ITEM_TYPES: Final = frozenset(KINDS)
-_ITEM_TYPE: Final = {t.value: t for t in m.ItemType}
 _ITEM_FIELDS: Final = ("id", "type", "rawText", "quoteText", "parentCaseId", "context", "url")
 #: The fields each kind of item must carry besides ``id`` and ``type``.
 _REQUIRED: Final = {name: k.required for name, k in KINDS.items()}
@@ -207,12 +206,15 @@ def _clean_item(item: dict[Any, Any], bounds: Mapping[str, int]) -> dict[str, st
 
 
 def _check_item(
-    index: int, item: Any, limits: Limits, problems: _Problems
+    index: int, item: Any, limits: Limits, bounds: Mapping[str, int], problems: _Problems
 ) -> dict[str, str] | None:
-    """One item's check: the one-pass check, else the full one (``validate_request``
-    runs the same two steps inline, with the bounds looked up once)."""
+    """One item's check: the one-pass check, else the full one.
+
+    ``bounds`` is ``_string_limits(limits)``, looked up once per request by the
+    caller: ``Limits`` hashes in Python, and a request may hold a thousand items.
+    """
     if type(item) is dict:
-        clean = _clean_item(item, _string_limits(limits))
+        clean = _clean_item(item, bounds)
         if clean is not None:
             return clean
     return _check_item_fully(index, item, limits, problems)
@@ -258,7 +260,7 @@ def _check_item_fully(
     if "id" in clean and not clean["id"]:
         problems.add(f"{path}.id", "must not be empty")
         ok = False
-    for needed in _REQUIRED.get(kind, ()) if kind is not None else ():
+    for needed in _REQUIRED.get(kind or "", ()):
         if needed not in item:
             problems.add(f"{path}.{needed}", f"is required for a {kind} item")
             ok = False
@@ -315,13 +317,9 @@ def validate_request(payload: Any, limits: Limits = DEFAULT_LIMITS) -> list[dict
     elif len(items) > limits.max_items:
         problems.add("items", f"has {len(items)} items; the limit is {limits.max_items}")
     else:
-        # ``_check_item`` inlined: the bounds looked up once per request, not per item
-        # (``Limits`` hashes in Python, and a request may hold a thousand items).
         bounds = _string_limits(limits)
         for index, item in enumerate(items):
-            checked = _clean_item(item, bounds) if type(item) is dict else None
-            if checked is None:
-                checked = _check_item_fully(index, item, limits, problems)
+            checked = _check_item(index, item, limits, bounds, problems)
             if checked is not None:
                 clean.append(checked)
             if problems.full:
@@ -398,7 +396,7 @@ def structure_request(body: Any, limits: Limits = DEFAULT_LIMITS) -> tuple[m.Ver
     return tuple(
         m.VerifyItem(
             id=item["id"],
-            type=_ITEM_TYPE[item["type"]],
+            type=KINDS[item["type"]].type,
             raw_text=item.get("rawText"),
             quote_text=item.get("quoteText"),
             parent_case_id=item.get("parentCaseId"),

@@ -26,6 +26,7 @@ from typing import Any, Final
 import attrs
 
 from citeverify import _codec, _policy
+from citeverify._kinds import KINDS
 from citeverify._meter import InMemoryMeter, Meter
 from citeverify._model import (
     Citation,
@@ -214,11 +215,10 @@ def tasks_from_request(clean: Sequence[Mapping[str, str]]) -> list[Task]:
     Why: ``verify_request`` would build a ``VerifyItem`` per item only to read it
     back here; both entry points make their tasks through ``_task``.
     """
-    item_type = _ITEM_TYPE
     return [
         _task(
             item["id"],
-            item_type[item["type"]],
+            KINDS[item["type"]].type,
             item.get("rawText"),
             item.get("quoteText"),
             item.get("parentCaseId"),
@@ -226,9 +226,6 @@ def tasks_from_request(clean: Sequence[Mapping[str, str]]) -> list[Task]:
         )
         for item in clean
     ]
-
-
-_ITEM_TYPE: Final = {t.value: t for t in ItemType}
 
 
 def _task(
@@ -813,12 +810,17 @@ def _counted(
 ) -> tuple[ItemType, Status, str]:
     """What ``_summary_of`` counts of a citation result: its type, status and identity."""
     normalized = None if first is None or isinstance(first, NotACitation) else first.normalized
-    return (kind, judgment.verdict.status, normalized or f"raw:{raw.strip()}")
+    return (kind, judgment.verdict.status, _identity(normalized, raw))
 
 
 def _counted_result(r: Result) -> tuple[ItemType, Status, str]:
     """What ``_summary_of`` counts of a result."""
-    return (r.type, r.verdict.status, r.citation.normalized or f"raw:{r.citation.raw.strip()}")
+    return (r.type, r.verdict.status, _identity(r.citation.normalized, r.citation.raw))
+
+
+def _identity(normalized: str | None, raw: str) -> str:
+    """Which citation a result is of, for the summary's count of unique citations."""
+    return normalized or f"raw:{raw.strip()}"
 
 
 def _summary(results: Sequence[Result], billed: int, expected: int) -> Summary:

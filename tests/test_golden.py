@@ -431,7 +431,7 @@ def test_one_pass_item_check_agrees_with_the_full_check() -> None:
     def check(item: Any) -> None:
         limits = _codec.DEFAULT_LIMITS
         fast, full = _codec._Problems(100), _codec._Problems(100)
-        got = _codec._check_item(3, item, limits, fast)
+        got = _codec._check_item(3, item, limits, _codec._string_limits(limits), fast)
         want = _codec._check_item_fully(3, item, limits, full)
         assert got == want
         assert fast.details == full.details

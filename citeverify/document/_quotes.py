@@ -21,7 +21,7 @@ from typing import Final
 
 import attrs
 
-__all__ = ["QuotationSpan", "find_quotations", "paragraph_breaks"]
+__all__ = ["QuotationSpan", "find_quotations"]
 
 _OPENERS: Final = "\u201c"
 _CLOSERS: Final = "\u201d"
@@ -52,11 +52,6 @@ class QuotationSpan:
             count <= 0
             or next(islice(_WORD.finditer(self.quote), count - 1, None), None) is not None
         )
-
-
-def paragraph_breaks(text: str) -> list[int]:
-    """Offsets where a blank line separates paragraphs (each break's start)."""
-    return [m.start() for m in _PARAGRAPH.finditer(text)]
 
 
 def _marks(text: str, breaks: list[tuple[int, int]]) -> list[tuple[int, str]]:

@@ -20,21 +20,20 @@ from __future__ import annotations
 
 import gzip
 import json
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[3]
 HERE = Path(__file__).resolve().parent
 GOLDEN = HERE / "document_golden.jsonl.gz"
+sys.path.insert(0, str(HERE.parent / "find_golden"))
+
+from make_find_golden import documents  # noqa: E402
 
 
 def inputs() -> list[tuple[str, str]]:
-    """``(name, text)`` for every document, in a fixed order."""
-    found: list[tuple[str, str]] = []
-    with gzip.open(ROOT / "tests/data/quotes/scotus_ot2016.jsonl.gz", "rt", encoding="utf-8") as f:
-        for number, line in enumerate(f):
-            found.append((f"ot2016-{number}", json.loads(line)["plain_text"]))
-    found.append(("sample_brief", (ROOT / "examples/sample_brief.txt").read_text("utf-8")))
-    return found
+    """``(name, text)`` for every document, in a fixed order: ``find_golden``'s documents."""
+    return documents()
 
 
 def record(name: str, text: str, provider: object) -> dict[str, object]:

@@ -25,13 +25,20 @@ HERE = Path(__file__).resolve().parent
 GOLDEN = HERE / "find_golden.jsonl.gz"
 
 
-def inputs() -> list[tuple[str, str]]:
-    """``(name, text)`` for every input, in a fixed order."""
+def documents() -> list[tuple[str, str]]:
+    """``(name, text)`` for the 50 opinions, then the sample brief (``document_golden``'s
+    inputs too)."""
     found: list[tuple[str, str]] = []
     with gzip.open(ROOT / "tests/data/quotes/scotus_ot2016.jsonl.gz", "rt", encoding="utf-8") as f:
         for number, line in enumerate(f):
             found.append((f"ot2016-{number}", json.loads(line)["plain_text"]))
     found.append(("sample_brief", (ROOT / "examples/sample_brief.txt").read_text("utf-8")))
+    return found
+
+
+def inputs() -> list[tuple[str, str]]:
+    """``(name, text)`` for every input, in a fixed order."""
+    found = documents()
     tree = ast.parse((ROOT / "tests/test_find.py").read_text("utf-8"))
     literals = sorted(
         {
