@@ -17,9 +17,7 @@ give the same ``Response``, byte for byte once encoded.
 from __future__ import annotations
 
 import concurrent.futures
-import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Final
 
@@ -27,6 +25,7 @@ import attrs
 
 from citeverify import _codec, _policy
 from citeverify._kinds import KINDS
+from citeverify._lru import SizedLRU
 from citeverify._meter import InMemoryMeter, Meter
 from citeverify._model import (
     Citation,
@@ -729,40 +728,30 @@ _INDEXES_MAX: Final = 1024
 
 
 class _IndexCache:
-    """A least-recently-used map from a text to its index, bounded by characters held."""
+    """A text's index by its text, bounded by characters held; a text larger than the
+    whole budget is not kept (building its index again costs less than the memory)."""
 
     def __init__(self, max_chars: int, max_entries: int) -> None:
-        self.max_chars = max_chars
-        self.max_entries = max_entries
-        self.entries: OrderedDict[str, _Indexed] = OrderedDict()
-        self.chars = 0
-        self.lock = threading.Lock()
+        self.entries: SizedLRU[str, _Indexed] = SizedLRU(
+            max_entries, max_chars, lambda indexed: len(indexed.text_of.text)
+        )
+
+    @property
+    def chars(self) -> int:
+        return self.entries.held
 
     def get(self, text: AuthorityText) -> Any:
-        with self.lock:
-            found = self.entries.get(text.text)
-            if found is None or found.text_of != text:
-                return None
-            self.entries.move_to_end(text.text)
-            return found.index
+        found = self.entries.get(text.text)
+        if found is None or found.text_of != text:
+            return None
+        return found.index
 
     def put(self, text: AuthorityText, index: Any) -> None:
-        key = text.text
-        if len(key) > self.max_chars:
-            return
-        with self.lock:
-            if self.entries.pop(key, None) is not None:
-                self.chars -= len(key)
-            self.entries[key] = _Indexed(text, index)
-            self.chars += len(key)
-            while len(self.entries) > self.max_entries or self.chars > self.max_chars:
-                dropped, _ = self.entries.popitem(last=False)
-                self.chars -= len(dropped)
+        if len(text.text) <= self.entries.max_size:
+            self.entries.put(text.text, _Indexed(text, index))
 
     def clear(self) -> None:
-        with self.lock:
-            self.entries.clear()
-            self.chars = 0
+        self.entries.clear()
 
 
 _INDEXES = _IndexCache(_INDEXES_MAX_CHARS, _INDEXES_MAX)

@@ -68,9 +68,9 @@ def test_index_cache_checks_the_pages_not_only_the_text() -> None:
 def test_store_text_cache_is_bounded_by_characters(monkeypatch: pytest.MonkeyPatch) -> None:
     if not local.embedded_corpus_exists():  # pragma: no cover - the corpus ships
         pytest.skip("no embedded corpus")
+    monkeypatch.setattr(local, "_TEXT_CACHE_CHARS", 200_000)  # read when the store is made
     store = local.LocalStore()
     ids = [row[0] for row in store._connection().execute("SELECT id FROM texts LIMIT 60")]
-    monkeypatch.setattr(local, "_TEXT_CACHE_CHARS", 200_000)
     for text_id in ids:
         store._text(text_id)
         held = sum(len(t.text) for t in store._texts.values())

@@ -35,6 +35,7 @@ from typing import Any, ClassVar, NamedTuple, Protocol
 import attrs
 
 from citeverify._facts import RULE_SETS
+from citeverify._lru import SizedLRU
 from citeverify._model import Court, Document, Identifier
 from citeverify.citations._text import to_roman
 from citeverify.citations._types import (
@@ -225,7 +226,9 @@ class LocalStore:
         self._templates: dict[str, list[_Template]] = {}
         # A court's value, built once per court row and shared (``Court`` is immutable).
         self._courts: dict[str, Court] = {}
-        self._texts: OrderedDict[int, AuthorityText] = OrderedDict()
+        self._texts: SizedLRU[int, AuthorityText] = SizedLRU(
+            _TEXT_CACHE, _TEXT_CACHE_CHARS, lambda text: len(text.text)
+        )
         # Per row id: the record read from the file, and the authorities built from it
         # (by the pages they carry).  Both are immutable once built, so a hit is shared.
         self._rows: OrderedDict[int, _Record] = OrderedDict()
@@ -895,10 +898,7 @@ class LocalStore:
     def _text(
         self, text_id: int, start: int | None = None, end: int | None = None
     ) -> AuthorityText:
-        with self._lock:
-            cached = self._texts.get(text_id)
-            if cached is not None:
-                self._texts.move_to_end(text_id)
+        cached = self._texts.get(text_id)
         if cached is None:
             body, pages = (
                 self._connection()
@@ -908,14 +908,7 @@ class LocalStore:
             text = zlib.decompress(body).decode("utf-8")
             marks = tuple((int(o), int(p)) for o, p in json.loads(pages)) if pages else ()
             cached = AuthorityText(text, marks)
-            with self._lock:
-                self._texts[text_id] = cached
-                held = sum(len(t.text) for t in self._texts.values())
-                while len(self._texts) > _TEXT_CACHE or (
-                    held > _TEXT_CACHE_CHARS and len(self._texts) > 1
-                ):
-                    _, dropped = self._texts.popitem(last=False)
-                    held -= len(dropped.text)
+            self._texts.put(text_id, cached)
         if start is None:
             return cached
         stop = len(cached.text) if end is None else end
